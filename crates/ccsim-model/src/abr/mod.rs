@@ -1,0 +1,8 @@
+//! ATM ABR: TM 4.0 end systems and the switch rate-allocation schemes.
+
+pub mod destination;
+pub mod source;
+pub mod switch;
+
+pub use destination::AbrDestination;
+pub use source::{AbrParams, AbrSource};

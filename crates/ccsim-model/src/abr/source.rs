@@ -1,0 +1,491 @@
+//! The TM 4.0 ABR source end system (SES), abr.md §4.
+//!
+//! Sans-IO: the world calls `start`, `on_wake` and `on_brm` with the current time and gets
+//! back the cell to emit and when the source next wants to be woken. The source never sees
+//! the event queue, so its rules are unit-tested directly by scripted BRM exchanges.
+
+use crate::cell::{Cell, CellKind, Flags};
+use crate::ids::VcId;
+use ccsim_engine::{SimDuration, SimTime, PS_PER_SEC};
+
+/// TM 4.0 source parameters (abr.md §3). Rates in cells/s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbrParams {
+    pub pcr: f64,
+    pub mcr: f64,
+    pub icr: f64,
+    pub rif: f64,
+    pub rdf: f64,
+    pub nrm: u32,
+    pub mrm: u32,
+    pub trm: SimDuration,
+    pub adtf: SimDuration,
+    pub tbe: u64,
+    /// Fixed round-trip time signalled at set-up; zero means not signalled.
+    pub frtt: SimDuration,
+    pub cdf: f64,
+    pub tcr: f64,
+}
+
+impl AbrParams {
+    /// TM 4.0 defaults (abr.md §3) for a connection with the given PCR.
+    pub fn tm4_defaults(pcr: f64) -> Self {
+        AbrParams {
+            pcr,
+            mcr: 0.0,
+            icr: pcr,
+            rif: 1.0 / 16.0,
+            rdf: 1.0 / 16.0,
+            nrm: 32,
+            mrm: 2,
+            trm: SimDuration::from_millis(100),
+            adtf: SimDuration::from_millis(500),
+            tbe: 16_777_215,
+            frtt: SimDuration::ZERO,
+            cdf: 1.0 / 16.0,
+            tcr: 10.0,
+        }
+    }
+
+    /// Missing-RM-cell count, CRM = ceil(TBE / Nrm).
+    pub fn crm(&self) -> u64 {
+        self.tbe.div_ceil(self.nrm as u64).max(1)
+    }
+
+    /// ICR after the set-up rule ICR ≤ TBE / FRTT.
+    pub fn effective_icr(&self) -> f64 {
+        let frtt = self.frtt.as_secs_f64();
+        let icr = if frtt > 0.0 { self.icr.min(self.tbe as f64 / frtt) } else { self.icr };
+        icr.clamp(self.mcr, self.pcr)
+    }
+}
+
+/// Counters of one source.
+#[derive(Clone, Debug, Default)]
+pub struct SourceCounters {
+    pub data_sent: u64,
+    pub frm_sent: u64,
+    pub oor_frm_sent: u64,
+    pub brm_received: u64,
+}
+
+impl SourceCounters {
+    pub fn cells_sent(&self) -> u64 {
+        self.data_sent + self.frm_sent + self.oor_frm_sent
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct AbrSource {
+    vc: VcId,
+    p: AbrParams,
+    crm: u64,
+    start: SimTime,
+    stop: SimTime,
+    running: bool,
+    acr: f64,
+    first: bool,
+    cells_since_frm: u32,
+    last_frm: SimTime,
+    unacked_frm: u64,
+    last_in_rate: SimTime,
+    next_in_rate: SimTime,
+    pacing_frac: f64,
+    last_any: SimTime,
+    pub counters: SourceCounters,
+    // Time integral of ACR (cells), for exact time averages.
+    acr_area: f64,
+    acr_since: SimTime,
+}
+
+fn interval_ps(rate: f64) -> f64 {
+    PS_PER_SEC as f64 / rate
+}
+
+impl AbrSource {
+    pub fn new(vc: VcId, p: AbrParams, start: SimTime, stop: SimTime) -> Self {
+        let crm = p.crm();
+        AbrSource {
+            vc,
+            crm,
+            start,
+            stop,
+            running: false,
+            acr: 0.0,
+            first: true,
+            cells_since_frm: 0,
+            last_frm: SimTime::ZERO,
+            unacked_frm: 0,
+            last_in_rate: SimTime::ZERO,
+            next_in_rate: SimTime::MAX,
+            pacing_frac: 0.0,
+            last_any: SimTime::ZERO,
+            counters: SourceCounters::default(),
+            acr_area: 0.0,
+            acr_since: SimTime::ZERO,
+            p,
+        }
+    }
+
+    pub fn params(&self) -> &AbrParams {
+        &self.p
+    }
+    pub fn start_time(&self) -> SimTime {
+        self.start
+    }
+    pub fn stop_time(&self) -> SimTime {
+        self.stop
+    }
+    /// The allowed cell rate, cells/s (zero while not running).
+    pub fn acr(&self) -> f64 {
+        if self.running {
+            self.acr
+        } else {
+            0.0
+        }
+    }
+    pub fn is_running(&self) -> bool {
+        self.running
+    }
+
+    /// The integral of ACR from the start of the run up to `now`, in cells.
+    pub fn acr_integral(&self, now: SimTime) -> f64 {
+        self.acr_area + self.acr() * now.saturating_since(self.acr_since).as_secs_f64()
+    }
+
+    fn set_acr(&mut self, now: SimTime, acr: f64) {
+        self.acr_area = self.acr_integral(now);
+        self.acr_since = now;
+        self.acr = acr;
+    }
+
+    fn set_running(&mut self, now: SimTime, running: bool) {
+        self.acr_area = self.acr_integral(now);
+        self.acr_since = now;
+        self.running = running;
+    }
+
+    /// Connection set-up (rule 2): ACR = ICR, and the first in-rate cell goes out now.
+    pub fn start(&mut self, now: SimTime) -> Option<SimTime> {
+        if now >= self.stop {
+            return None;
+        }
+        self.set_running(now, true);
+        self.set_acr(now, self.p.effective_icr());
+        self.first = true;
+        self.next_in_rate = now;
+        self.pacing_frac = 0.0;
+        self.last_any = now;
+        self.next_wake(now)
+    }
+
+    /// When the source next needs to run, if ever.
+    fn next_wake(&self, now: SimTime) -> Option<SimTime> {
+        if !self.running {
+            return None;
+        }
+        let mut wake = if self.acr > 0.0 { self.next_in_rate } else { SimTime::MAX };
+        // Rule 11: with ACR below TCR, an out-of-rate FRM at most every 1/TCR.
+        if self.acr < self.p.tcr && self.p.tcr > 0.0 {
+            let oor = self.last_any + SimDuration::from_secs_f64(1.0 / self.p.tcr);
+            wake = wake.min(oor);
+        }
+        let wake = wake.max(now).min(self.stop);
+        (wake < SimTime::MAX).then_some(wake)
+    }
+
+    /// The source's wake-up: emits at most one cell and says when to wake next.
+    pub fn on_wake(&mut self, now: SimTime) -> (Option<Cell>, Option<SimTime>) {
+        if !self.running {
+            return (None, None);
+        }
+        if now >= self.stop {
+            self.set_running(now, false);
+            return (None, None);
+        }
+        let cell = if self.acr > 0.0 && now >= self.next_in_rate {
+            Some(self.send_in_rate(now))
+        } else if self.acr < self.p.tcr
+            && now >= self.last_any + SimDuration::from_secs_f64(1.0 / self.p.tcr)
+        {
+            Some(self.send_out_of_rate_frm(now))
+        } else {
+            None
+        };
+        (cell, self.next_wake(now))
+    }
+
+    fn send_in_rate(&mut self, now: SimTime) -> Cell {
+        // Rule 3: an FRM first, after Nrm-1 other cells, or on the Trm timer after Mrm cells.
+        let frm_due = self.first
+            || self.cells_since_frm >= self.p.nrm.saturating_sub(1)
+            || (self.cells_since_frm >= self.p.mrm && now.saturating_since(self.last_frm) >= self.p.trm);
+        let cell = if frm_due {
+            self.build_frm(now)
+        } else {
+            // Rules 4 and 12: CLP = 0, EFCI = 0.
+            self.cells_since_frm += 1;
+            self.counters.data_sent += 1;
+            Cell::data(self.vc)
+        };
+        self.last_in_rate = now;
+        self.last_any = now;
+        let step = interval_ps(self.acr) + self.pacing_frac;
+        let whole = step.floor();
+        self.pacing_frac = step - whole;
+        self.next_in_rate = now + SimDuration::from_ps(whole.min(u64::MAX as f64) as u64);
+        cell
+    }
+
+    fn build_frm(&mut self, now: SimTime) -> Cell {
+        // Rule 5 (ADTF): an idle connection falls back to ICR.
+        if !self.first && self.acr > self.p.icr && now.saturating_since(self.last_frm) > self.p.adtf {
+            self.set_acr(now, self.p.icr);
+        }
+        // Rule 6 (CRM/CDF): too many FRMs without a backward RM cell.
+        if self.unacked_frm >= self.crm && self.p.cdf > 0.0 {
+            let acr = (self.acr - self.acr * self.p.cdf).max(self.p.mcr);
+            self.set_acr(now, acr);
+        }
+        self.first = false;
+        self.unacked_frm += 1;
+        self.cells_since_frm = 0;
+        self.last_frm = now;
+        self.counters.frm_sent += 1;
+        // Rules 7 and 10: CCR = ACR, ER = the rate the source would like (PCR).
+        Cell::frm(self.vc, self.p.pcr, self.acr, self.p.mcr)
+    }
+
+    fn send_out_of_rate_frm(&mut self, now: SimTime) -> Cell {
+        self.last_any = now;
+        self.counters.oor_frm_sent += 1;
+        let mut c = Cell::frm(self.vc, self.p.pcr, self.acr, self.p.mcr);
+        c.flags.set(Flags::CLP, true);
+        c
+    }
+
+    /// A backward RM cell reached the source (rules 8 and 9). Returns a new wake-up time when
+    /// the pacing changed; the previously returned wake-up is then stale.
+    pub fn on_brm(&mut self, now: SimTime, cell: &Cell) -> Option<SimTime> {
+        debug_assert_eq!(cell.kind, CellKind::Brm);
+        self.counters.brm_received += 1;
+        if !cell.bn() {
+            self.unacked_frm = 0;
+        }
+        let old = self.acr;
+        let mut acr = old;
+        if cell.ci() {
+            acr = (acr - acr * self.p.rdf).max(self.p.mcr);
+        } else if !cell.ni() {
+            acr = (acr + self.p.rif * self.p.pcr).min(self.p.pcr);
+        }
+        acr = acr.min(cell.er as f64).max(self.p.mcr);
+        if acr == old {
+            return None;
+        }
+        self.set_acr(now, acr);
+        if !self.running {
+            return None;
+        }
+        // Re-pace from the last in-rate cell with the new rate, never earlier than now [IMPL].
+        self.next_in_rate = if acr > 0.0 {
+            (self.last_in_rate + SimDuration::from_ps(interval_ps(acr) as u64)).max(now)
+        } else {
+            SimTime::MAX
+        };
+        if self.first {
+            self.next_in_rate = self.next_in_rate.min(now);
+        }
+        self.pacing_frac = 0.0;
+        self.next_wake(now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PCR: f64 = 100_000.0;
+
+    fn params() -> AbrParams {
+        AbrParams { icr: 10_000.0, rif: 1.0 / 16.0, rdf: 1.0 / 16.0, ..AbrParams::tm4_defaults(PCR) }
+    }
+
+    fn src(p: AbrParams) -> AbrSource {
+        let mut s = AbrSource::new(VcId(0), p, SimTime::ZERO, SimTime::MAX);
+        s.start(SimTime::ZERO);
+        s
+    }
+
+    fn brm(er: f64, ci: bool, ni: bool) -> Cell {
+        let mut c = Cell::frm(VcId(0), er, 0.0, 0.0);
+        c.kind = CellKind::Brm;
+        c.flags.set(Flags::CI, ci);
+        c.flags.set(Flags::NI, ni);
+        c
+    }
+
+    fn us(t: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_micros(t)
+    }
+
+    /// Runs the source for `n` wake-ups and returns the cells it emitted.
+    fn run(s: &mut AbrSource, n: usize) -> Vec<(SimTime, Cell)> {
+        let mut out = Vec::new();
+        let mut t = s.next_wake(SimTime::ZERO);
+        for _ in 0..n {
+            let Some(now) = t else { break };
+            let (c, next) = s.on_wake(now);
+            if let Some(c) = c {
+                out.push((now, c));
+            }
+            t = next;
+        }
+        out
+    }
+
+    // --- rules 8 and 9: feedback arithmetic -----------------------------------------------
+
+    #[test]
+    fn ci_decreases_by_rdf() {
+        let mut s = src(params());
+        s.on_brm(us(1), &brm(PCR, true, false));
+        assert!((s.acr() - 10_000.0 * 15.0 / 16.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn no_ci_no_ni_increases_by_rif_pcr() {
+        let mut s = src(params());
+        s.on_brm(us(1), &brm(PCR, false, false));
+        assert!((s.acr() - (10_000.0 + PCR / 16.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ni_blocks_the_increase() {
+        let mut s = src(params());
+        s.on_brm(us(1), &brm(PCR, false, true));
+        assert_eq!(s.acr(), 10_000.0);
+    }
+
+    #[test]
+    fn er_clamps_and_mcr_floors() {
+        let mut s = src(AbrParams { mcr: 2_000.0, ..params() });
+        s.on_brm(us(1), &brm(5_000.0, false, false));
+        assert_eq!(s.acr(), 5_000.0);
+        s.on_brm(us(2), &brm(1_000.0, false, false));
+        assert_eq!(s.acr(), 2_000.0);
+    }
+
+    #[test]
+    fn pcr_caps_the_increase() {
+        let mut s = src(AbrParams { rif: 1.0, ..params() });
+        s.on_brm(us(1), &brm(1e9, false, false));
+        assert_eq!(s.acr(), PCR);
+    }
+
+    // --- rules 2 and 3: the cell sequence ---------------------------------------------------
+
+    #[test]
+    fn first_cell_is_an_frm_then_every_nrm_th() {
+        let mut s = src(AbrParams { nrm: 4, ..params() });
+        let cells = run(&mut s, 9);
+        let kinds: Vec<bool> = cells.iter().map(|(_, c)| c.kind == CellKind::Frm).collect();
+        assert_eq!(kinds, [true, false, false, false, true, false, false, false, true]);
+        // Paced at ACR = 10 000 cells/s: one cell every 100 us.
+        assert_eq!(cells[1].0, us(100));
+        assert_eq!(cells[8].0, us(800));
+        // The FRM carries CCR = ACR and ER = PCR.
+        assert_eq!(cells[0].1.ccr as f64, 10_000.0);
+        assert_eq!(cells[0].1.er as f64, PCR);
+    }
+
+    #[test]
+    fn trm_forces_an_frm_after_mrm_cells_at_low_rate() {
+        // 100 cells/s: a cell every 10 ms; Trm = 25 ms, Mrm = 2, Nrm = 32.
+        let p = AbrParams { icr: 100.0, trm: SimDuration::from_millis(25), ..params() };
+        let mut s = src(p);
+        let cells = run(&mut s, 6);
+        let frm_at: Vec<u64> = cells
+            .iter()
+            .filter(|(_, c)| c.kind == CellKind::Frm)
+            .map(|(t, _)| t.as_ps() / 1_000_000_000)
+            .collect();
+        // FRM at 0; data at 10, 20 (2 = Mrm cells, but only 20 ms < Trm); at 30 ms both hold.
+        assert_eq!(frm_at, [0, 30]);
+    }
+
+    // --- rules 5 and 6 --------------------------------------------------------------------
+
+    #[test]
+    fn adtf_returns_an_idle_source_to_icr() {
+        let p = AbrParams { adtf: SimDuration::from_millis(10), trm: SimDuration::from_secs(10), ..params() };
+        let mut s = src(p);
+        run(&mut s, 1); // the first FRM at t = 0
+        s.on_brm(us(1), &brm(50_000.0, false, false));
+        assert_eq!(s.acr(), 10_000.0 + PCR / 16.0);
+        // Pretend the source was idle: the next FRM is built 20 ms after the last one.
+        s.cells_since_frm = 31;
+        let (c, _) = s.on_wake(us(20_000));
+        assert_eq!(c.unwrap().kind, CellKind::Frm);
+        assert_eq!(s.acr(), 10_000.0);
+    }
+
+    #[test]
+    fn crm_cuts_the_rate_when_feedback_is_missing() {
+        // TBE = 64, Nrm = 32: CRM = 2 (abr.md §16.1).
+        let p = AbrParams { tbe: 64, nrm: 32, cdf: 0.5, ..params() };
+        assert_eq!(p.crm(), 2);
+        let mut s = src(p);
+        let cells = run(&mut s, 65); // FRMs at cells 0, 32, 64
+        assert_eq!(cells.iter().filter(|(_, c)| c.kind == CellKind::Frm).count(), 3);
+        // The third FRM found two unanswered ones: ACR halved just before it.
+        assert_eq!(s.acr(), 5_000.0);
+        // A BRM with BN = 0 resets the count.
+        s.on_brm(cells[64].0, &brm(5_000.0, false, true));
+        assert_eq!(s.unacked_frm, 0);
+    }
+
+    #[test]
+    fn icr_is_limited_by_tbe_over_frtt() {
+        let p = AbrParams { tbe: 100, frtt: SimDuration::from_millis(50), ..params() };
+        assert_eq!(p.effective_icr(), 2_000.0);
+    }
+
+    // --- rule 11: out-of-rate FRMs ------------------------------------------------------------
+
+    #[test]
+    fn zero_rate_source_sends_out_of_rate_frms_at_tcr() {
+        let mut s = src(params());
+        run(&mut s, 1);
+        let wake = s.on_brm(us(1), &brm(0.0, false, false));
+        assert_eq!(s.acr(), 0.0);
+        // 1/TCR = 100 ms after the last cell.
+        assert_eq!(wake, Some(us(100_000)));
+        let (c, next) = s.on_wake(us(100_000));
+        let c = c.unwrap();
+        assert!(c.kind == CellKind::Frm && c.clp());
+        assert_eq!(next, Some(us(200_000)));
+        assert_eq!(s.counters.oor_frm_sent, 1);
+    }
+
+    // --- re-pacing on a rate change -----------------------------------------------------------
+
+    #[test]
+    fn rate_increase_repaces_from_the_last_cell() {
+        let mut s = src(params());
+        run(&mut s, 1); // cell at 0, next due at 100 us
+        let wake = s.on_brm(us(10), &brm(50_000.0, false, false));
+        // ACR 10 000 + 6 250 = 16 250: next cell 61.538 us after the last one.
+        assert_eq!(wake.unwrap().as_ps(), (1e12 / 16_250.0) as u64);
+    }
+
+    #[test]
+    fn stops_at_stop_time() {
+        let mut s = AbrSource::new(VcId(0), params(), SimTime::ZERO, us(250));
+        s.start(SimTime::ZERO);
+        let cells = run(&mut s, 10);
+        assert_eq!(cells.len(), 3); // 0, 100, 200 us
+        assert!(!s.is_running());
+        assert_eq!(s.acr(), 0.0);
+    }
+}

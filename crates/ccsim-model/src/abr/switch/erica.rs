@@ -1,0 +1,463 @@
+//! ERICA, Explicit Rate Indication for Congestion Avoidance (abr.md §9).
+//!
+//! Jain, Kalyanaraman, Goyal, Fahmy, Viswanathan, "ERICA Switch Algorithm: A Complete
+//! Description", ATM Forum 96-1172; Kalyanaraman et al., IEEE/ACM ToN 8(1), 2000.
+//!
+//! Per output port, over an averaging interval, measure the ABR input rate and capacity; the
+//! overload factor is `z = input / (U · capacity)`. A VC is offered the larger of an equal
+//! share of the target capacity and its own rate scaled by `1/z`: the second term drives the
+//! link to the target load in one round trip, the first pulls small VCs up towards max-min.
+
+use super::{AbrSwitch, PortView};
+use crate::cell::Cell;
+use crate::ids::VcId;
+use ccsim_engine::{SimDuration, SimTime};
+
+/// How the load factor is smoothed across intervals (abr.md §9.5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LoadAveraging {
+    /// `z` is this interval's measurement.
+    None,
+    /// Method 1: average input rate and target capacity separately.
+    Separate,
+    /// Method 2: average `z` itself.
+    Z,
+}
+
+#[derive(Clone, Debug)]
+pub struct EricaParams {
+    /// Target utilisation U of the ABR capacity.
+    pub target_utilization: f64,
+    /// Underload band δ used by the max-min fix.
+    pub delta: f64,
+    /// Averaging interval by time, t_AI.
+    pub interval: SimDuration,
+    /// Averaging interval by ABR input cells, N_AI (0 = by time only).
+    pub interval_cells: u32,
+    /// MaxAllocPrevious: in underload a VC may be told the largest ER of the previous interval.
+    pub max_min_fix: bool,
+    /// A VC below fair share never gets more than the fair share in one step.
+    pub fairshare_first: bool,
+    /// All BRMs of a VC in one interval carry the same ER.
+    pub one_feedback_per_interval: bool,
+    /// A VC whose BRM passes counts as active and refreshes its CCR from the BRM.
+    pub bidirectional_counting: bool,
+    /// Exponentially averaged count of active VCs.
+    pub avg_n_active: bool,
+    /// Decay of an unseen VC's contribution when `avg_n_active` is on [RECON 0.9].
+    pub n_active_decay: f64,
+    /// A VC unseen in the previous interval raises the active count at once when it appears.
+    pub immediate_fair_share: bool,
+    pub load_averaging: LoadAveraging,
+    /// Weight of the newest sample in load averaging [RECON 0.8].
+    pub load_alpha: f64,
+}
+
+impl Default for EricaParams {
+    /// The defaults of abr.md §9.5-9.6 (LAN target utilisation).
+    fn default() -> Self {
+        EricaParams {
+            target_utilization: 0.95,
+            delta: 0.2,
+            interval: SimDuration::from_millis(1),
+            interval_cells: 50,
+            max_min_fix: true,
+            fairshare_first: true,
+            one_feedback_per_interval: true,
+            bidirectional_counting: false,
+            avg_n_active: false,
+            n_active_decay: 0.9,
+            immediate_fair_share: false,
+            load_averaging: LoadAveraging::None,
+            load_alpha: 0.8,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Erica {
+    p: EricaParams,
+    interval_start: SimTime,
+    abr_cells: u32,
+    seen_fwd: Vec<bool>,
+    seen_prev: Vec<bool>,
+    seen_brm: Vec<bool>,
+    ccr: Vec<f64>,
+    last_er: Vec<f64>,
+    contrib: Vec<f64>,
+    target_cap: f64,
+    z: f64,
+    fair_share: f64,
+    n_active: f64,
+    max_alloc_prev: f64,
+    max_alloc_cur: f64,
+    avg_input: Option<f64>,
+    avg_target: Option<f64>,
+    intervals: u64,
+}
+
+impl Erica {
+    pub fn new(p: EricaParams, link_rate: f64, n_vcs: usize) -> Self {
+        let target_cap = p.target_utilization * link_rate;
+        // Before the first interval ends: one VC assumed, z = 1 (abr.md §9.4 edge cases).
+        Erica {
+            p,
+            interval_start: SimTime::ZERO,
+            abr_cells: 0,
+            seen_fwd: vec![false; n_vcs],
+            seen_prev: vec![false; n_vcs],
+            seen_brm: vec![false; n_vcs],
+            ccr: vec![0.0; n_vcs],
+            last_er: vec![0.0; n_vcs],
+            contrib: vec![0.0; n_vcs],
+            target_cap,
+            z: 1.0,
+            fair_share: target_cap,
+            n_active: 1.0,
+            max_alloc_prev: 0.0,
+            max_alloc_cur: 0.0,
+            avg_input: None,
+            avg_target: None,
+            intervals: 0,
+        }
+    }
+
+    pub fn params(&self) -> &EricaParams {
+        &self.p
+    }
+    pub fn load_factor(&self) -> f64 {
+        self.z
+    }
+    pub fn fair_share(&self) -> f64 {
+        self.fair_share
+    }
+    pub fn target_capacity(&self) -> f64 {
+        self.target_cap
+    }
+    pub fn intervals(&self) -> u64 {
+        self.intervals
+    }
+
+    fn end_interval(&mut self, view: &PortView) {
+        let dt = view.now.saturating_since(self.interval_start).as_secs_f64();
+        if dt <= 0.0 {
+            return;
+        }
+        // No higher-priority (CBR/VBR) queue yet, so the ABR capacity is the link's.
+        let abr_cap = view.link_rate;
+        let target_now = self.p.target_utilization * abr_cap;
+        let input_now = self.abr_cells as f64 / dt;
+        let a = self.p.load_alpha;
+        self.z = match self.p.load_averaging {
+            LoadAveraging::None => ratio(input_now, target_now),
+            LoadAveraging::Separate => {
+                let i = ewma(self.avg_input, input_now, a);
+                let t = ewma(self.avg_target, target_now, a);
+                self.avg_input = Some(i);
+                self.avg_target = Some(t);
+                ratio(i, t)
+            }
+            LoadAveraging::Z => {
+                let z_now = ratio(input_now, target_now);
+                if self.intervals == 0 || !self.z.is_finite() {
+                    z_now
+                } else {
+                    (1.0 - a) * self.z + a * z_now
+                }
+            }
+        };
+        self.target_cap = target_now;
+        let counted = if self.p.bidirectional_counting {
+            |fwd: bool, brm: bool| fwd || brm
+        } else {
+            |fwd: bool, _brm: bool| fwd
+        };
+        self.n_active = if self.p.avg_n_active {
+            let mut sum = 0.0;
+            for v in 0..self.contrib.len() {
+                if counted(self.seen_fwd[v], self.seen_brm[v]) {
+                    self.contrib[v] = 1.0;
+                } else {
+                    self.contrib[v] *= self.p.n_active_decay;
+                }
+                sum += self.contrib[v];
+            }
+            sum
+        } else {
+            (0..self.seen_fwd.len()).filter(|&v| counted(self.seen_fwd[v], self.seen_brm[v])).count()
+                as f64
+        }
+        .max(1.0);
+        self.fair_share = self.target_cap / self.n_active;
+        self.max_alloc_prev = self.max_alloc_cur;
+        self.max_alloc_cur = self.fair_share;
+        for v in 0..self.seen_fwd.len() {
+            self.seen_prev[v] = self.seen_fwd[v];
+            self.seen_fwd[v] = false;
+            self.seen_brm[v] = false;
+        }
+        self.abr_cells = 0;
+        self.interval_start = view.now;
+        self.intervals += 1;
+    }
+
+    fn mark_active(&mut self, vc: usize) {
+        if self.p.immediate_fair_share && !self.seen_prev[vc] && !self.seen_fwd[vc] {
+            self.n_active += 1.0;
+            self.fair_share = self.target_cap / self.n_active;
+        }
+        self.seen_fwd[vc] = true;
+    }
+}
+
+fn ratio(input: f64, target: f64) -> f64 {
+    if target > 0.0 {
+        input / target
+    } else {
+        f64::INFINITY
+    }
+}
+
+fn ewma(prev: Option<f64>, now: f64, alpha: f64) -> f64 {
+    match prev {
+        Some(p) => (1.0 - alpha) * p + alpha * now,
+        None => now,
+    }
+}
+
+impl AbrSwitch for Erica {
+    fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
+        self.abr_cells += 1;
+        self.mark_active(cell.vc.index());
+        if self.p.interval_cells > 0 && self.abr_cells >= self.p.interval_cells {
+            self.end_interval(view);
+        }
+    }
+
+    fn on_frm(&mut self, vc: VcId, cell: &Cell, _view: &PortView) {
+        self.ccr[vc.index()] = cell.ccr as f64;
+    }
+
+    fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
+        let v = vc.index();
+        if self.p.bidirectional_counting {
+            self.ccr[v] = cell.ccr as f64;
+        }
+        let er = if self.p.one_feedback_per_interval && self.seen_brm[v] {
+            self.last_er[v]
+        } else {
+            let vc_share = if self.z > 0.0 { self.ccr[v] / self.z } else { f64::INFINITY };
+            let mut er = if self.p.max_min_fix && self.z <= 1.0 + self.p.delta {
+                self.fair_share.max(vc_share).max(self.max_alloc_prev)
+            } else {
+                self.fair_share.max(vc_share)
+            };
+            self.max_alloc_cur = self.max_alloc_cur.max(er);
+            if self.p.fairshare_first && er > self.fair_share && self.ccr[v] < self.fair_share {
+                er = self.fair_share;
+            }
+            er = er.min(self.target_cap);
+            self.last_er[v] = er;
+            self.seen_brm[v] = true;
+            er
+        };
+        cell.lower_er(er);
+    }
+
+    fn timer_due(&self) -> Option<SimTime> {
+        Some(self.interval_start + self.p.interval)
+    }
+
+    fn on_timer(&mut self, view: &PortView) {
+        self.end_interval(view);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINK: f64 = 100_000.0; // cells/s, a round number for hand computation
+
+    fn view(t_us: u64, q: u32) -> PortView {
+        PortView { now: SimTime::ZERO + SimDuration::from_micros(t_us), queue_len: q, link_rate: LINK }
+    }
+
+    fn frm(vc: u32, ccr: f64) -> Cell {
+        Cell::frm(VcId(vc), 1e9, ccr, 0.0)
+    }
+
+    fn brm(vc: u32) -> Cell {
+        let mut c = Cell::frm(VcId(vc), 1e9, 0.0, 0.0);
+        c.kind = crate::cell::CellKind::Brm;
+        c
+    }
+
+    fn plain() -> EricaParams {
+        EricaParams {
+            target_utilization: 0.9,
+            interval: SimDuration::from_millis(1),
+            interval_cells: 0,
+            max_min_fix: false,
+            fairshare_first: false,
+            one_feedback_per_interval: false,
+            ..EricaParams::default()
+        }
+    }
+
+    /// Feeds `n` cells of `vc` spread over the interval, then closes it at `t_end_us`.
+    fn load(e: &mut Erica, counts: &[(u32, u32)], t_end_us: u64) {
+        for &(vc, n) in counts {
+            for _ in 0..n {
+                e.on_cell_arrival(&mut Cell::data(VcId(vc)), &view(t_end_us - 1, 0));
+            }
+        }
+        e.on_timer(&view(t_end_us, 0));
+    }
+
+    // --- before the first interval -------------------------------------------------------
+
+    #[test]
+    fn first_interval_offers_the_whole_target() {
+        let mut e = Erica::new(plain(), LINK, 2);
+        e.on_frm(VcId(0), &frm(0, 10_000.0), &view(0, 0));
+        let mut c = brm(0);
+        e.on_brm(VcId(0), &mut c, &view(1, 0));
+        assert_eq!(c.er as f64, 90_000.0);
+    }
+
+    // --- overload and underload -------------------------------------------------------------
+
+    #[test]
+    fn overload_scales_by_z_and_fair_share_floors() {
+        let mut e = Erica::new(plain(), LINK, 2);
+        e.on_frm(VcId(0), &frm(0, 60_000.0), &view(0, 0));
+        e.on_frm(VcId(1), &frm(1, 20_000.0), &view(0, 0));
+        // 120 cells in 1 ms = 120 000 cells/s against a target of 90 000: z = 4/3.
+        load(&mut e, &[(0, 90), (1, 30)], 1000);
+        assert!((e.load_factor() - 120.0 / 90.0).abs() < 1e-12);
+        assert!((e.fair_share() - 45_000.0).abs() < 1e-9);
+        let (mut c0, mut c1) = (brm(0), brm(1));
+        e.on_brm(VcId(0), &mut c0, &view(1001, 0));
+        e.on_brm(VcId(1), &mut c1, &view(1001, 0));
+        // VC0: max(45 000, 60 000 / (4/3) = 45 000) = 45 000.  VC1: max(45 000, 15 000).
+        assert!((c0.er as f64 - 45_000.0).abs() < 0.01);
+        assert!((c1.er as f64 - 45_000.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn underload_lets_the_big_vc_grow_but_not_past_target() {
+        let mut e = Erica::new(plain(), LINK, 2);
+        e.on_frm(VcId(0), &frm(0, 40_000.0), &view(0, 0));
+        // 45 cells in 1 ms = 45 000 cells/s: z = 0.5, fair share 45 000; VC0 may go to 80 000.
+        load(&mut e, &[(0, 44), (1, 1)], 1000);
+        let mut c = brm(0);
+        e.on_brm(VcId(0), &mut c, &view(1001, 0));
+        assert!((c.er as f64 - 80_000.0).abs() < 0.01);
+        // A CCR of 60 000 would be offered 120 000: clamped to the 90 000 target.
+        e.on_frm(VcId(0), &frm(0, 60_000.0), &view(1002, 0));
+        let mut c = brm(0);
+        e.on_brm(VcId(0), &mut c, &view(1003, 0));
+        assert!((c.er as f64 - 90_000.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn er_is_never_raised() {
+        let mut e = Erica::new(plain(), LINK, 1);
+        let mut c = brm(0);
+        c.er = 1_000.0;
+        e.on_brm(VcId(0), &mut c, &view(1, 0));
+        assert_eq!(c.er, 1_000.0);
+    }
+
+    // --- options --------------------------------------------------------------------------
+
+    #[test]
+    fn max_min_fix_offers_the_previous_max_allocation_in_underload() {
+        let p = EricaParams { max_min_fix: true, ..plain() };
+        let mut e = Erica::new(p, LINK, 2);
+        e.on_frm(VcId(0), &frm(0, 50_000.0), &view(0, 0));
+        e.on_frm(VcId(1), &frm(1, 30_000.0), &view(0, 0));
+        // z = 80/90: VC0 gets 56 250; that becomes MaxAllocPrevious after the next interval.
+        load(&mut e, &[(0, 50), (1, 30)], 1000);
+        let mut c0 = brm(0);
+        e.on_brm(VcId(0), &mut c0, &view(1001, 0));
+        assert!((c0.er as f64 - 50_000.0 * 90.0 / 80.0).abs() < 0.01);
+        load(&mut e, &[(0, 50), (1, 30)], 2000);
+        let mut c1 = brm(1);
+        e.on_brm(VcId(1), &mut c1, &view(2001, 0));
+        // Without the fix VC1 would get max(45 000, 33 750) = 45 000.
+        assert!((c1.er as f64 - 56_250.0).abs() < 0.01, "{}", c1.er);
+    }
+
+    #[test]
+    fn fairshare_first_caps_a_vc_below_fair_share() {
+        let p = EricaParams { fairshare_first: true, ..plain() };
+        let mut e = Erica::new(p, LINK, 2);
+        e.on_frm(VcId(1), &frm(1, 10_000.0), &view(0, 0));
+        // z = 20/90; VC1 (CCR 10 000 < FS 45 000) would get 45 000 by CCR/z but is held at FS.
+        load(&mut e, &[(0, 10), (1, 10)], 1000);
+        let mut c = brm(1);
+        e.on_brm(VcId(1), &mut c, &view(1001, 0));
+        assert!((c.er as f64 - 45_000.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn one_feedback_per_interval_repeats_the_first_answer() {
+        let p = EricaParams { one_feedback_per_interval: true, ..plain() };
+        let mut e = Erica::new(p, LINK, 1);
+        e.on_frm(VcId(0), &frm(0, 30_000.0), &view(0, 0));
+        load(&mut e, &[(0, 30)], 1000);
+        let mut a = brm(0);
+        e.on_brm(VcId(0), &mut a, &view(1001, 0));
+        e.on_frm(VcId(0), &frm(0, 80_000.0), &view(1002, 0));
+        let mut b = brm(0);
+        e.on_brm(VcId(0), &mut b, &view(1003, 0));
+        assert_eq!(a.er, b.er);
+    }
+
+    #[test]
+    fn interval_ends_on_cell_count() {
+        let p = EricaParams { interval_cells: 10, ..plain() };
+        let mut e = Erica::new(p, LINK, 1);
+        for i in 0..10 {
+            e.on_cell_arrival(&mut Cell::data(VcId(0)), &view(10 * (i + 1), 0));
+        }
+        // 10 cells in 100 us = 100 000 cells/s, z = 100/90.
+        assert_eq!(e.intervals(), 1);
+        assert!((e.load_factor() - 100.0 / 90.0).abs() < 1e-9);
+        assert_eq!(e.timer_due(), Some(SimTime::ZERO + SimDuration::from_micros(1100)));
+    }
+
+    #[test]
+    fn averaged_n_active_decays_unseen_vcs() {
+        let p = EricaParams { avg_n_active: true, n_active_decay: 0.5, ..plain() };
+        let mut e = Erica::new(p, LINK, 2);
+        load(&mut e, &[(0, 10), (1, 10)], 1000);
+        assert!((e.fair_share() - 45_000.0).abs() < 1e-9);
+        load(&mut e, &[(0, 10)], 2000);
+        assert!((e.fair_share() - 90_000.0 / 1.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn z_averaging_blends_intervals() {
+        let p = EricaParams { load_averaging: LoadAveraging::Z, load_alpha: 0.5, ..plain() };
+        let mut e = Erica::new(p, LINK, 1);
+        load(&mut e, &[(0, 90)], 1000);
+        assert!((e.load_factor() - 1.0).abs() < 1e-12);
+        load(&mut e, &[(0, 45)], 2000);
+        assert!((e.load_factor() - 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn no_capacity_means_infinite_load_and_zero_rate_offers() {
+        let mut e = Erica::new(plain(), 0.0, 1);
+        e.on_frm(VcId(0), &frm(0, 1000.0), &view(0, 0));
+        let v = PortView { now: SimTime::ZERO + SimDuration::from_millis(1), queue_len: 0, link_rate: 0.0 };
+        e.on_cell_arrival(&mut Cell::data(VcId(0)), &v);
+        e.on_timer(&v);
+        let mut c = brm(0);
+        e.on_brm(VcId(0), &mut c, &v);
+        assert_eq!(c.er, 0.0);
+    }
+}

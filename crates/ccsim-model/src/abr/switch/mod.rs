@@ -1,0 +1,91 @@
+//! The `AnyAbrSwitch` family: rate-allocation schemes run at a switch output port.
+//!
+//! A scheme is told about cells through hooks with no-op defaults and stores its state inline
+//! in the enum, so the per-cell path dispatches by `match` with no vtable and no boxing
+//! (STYLE §5). Measurement is at the VC's *forward* output port; feedback is written into the
+//! VC's backward RM cells as they pass the same switch (abr.md §6.2).
+//!
+//! Adding a scheme: a file here with a struct implementing `AbrSwitch`, a variant in
+//! `AnyAbrSwitch` (and in `dispatch!`), its `type` tag in the scenario schema, a doc page.
+
+mod efci;
+mod erica;
+
+pub use efci::{Efci, EfciMode, EfciParams};
+pub use erica::{Erica, EricaParams, LoadAveraging};
+
+use crate::cell::Cell;
+use crate::ids::VcId;
+use ccsim_engine::SimTime;
+
+/// What a scheme may see of its port when a hook runs.
+#[derive(Copy, Clone, Debug)]
+pub struct PortView {
+    pub now: SimTime,
+    /// Cells in the port's buffer, including the one being transmitted.
+    pub queue_len: u32,
+    /// Link capacity in cells per second.
+    pub link_rate: f64,
+}
+
+pub trait AbrSwitch {
+    /// Every ABR data cell or FRM arriving for this port (before the buffer decides whether it
+    /// fits, so this is the offered load). May mark the cell (EFCI).
+    fn on_cell_arrival(&mut self, _cell: &mut Cell, _view: &PortView) {}
+    /// A forward RM cell arriving for this port (after `on_cell_arrival`).
+    fn on_frm(&mut self, _vc: VcId, _cell: &Cell, _view: &PortView) {}
+    /// A backward RM cell of a VC whose forward port this is; may lower ER or set CI/NI.
+    fn on_brm(&mut self, _vc: VcId, _cell: &mut Cell, _view: &PortView) {}
+    /// When the scheme next needs a timer call, if ever.
+    fn timer_due(&self) -> Option<SimTime> {
+        None
+    }
+    /// The timer fired at or after `timer_due()`.
+    fn on_timer(&mut self, _view: &PortView) {}
+}
+
+/// Every ABR switch scheme, stored inline.
+#[derive(Clone, Debug)]
+pub enum AnyAbrSwitch {
+    Efci(Efci),
+    Erica(Erica),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $s:ident => $body:expr) => {
+        match $self {
+            AnyAbrSwitch::Efci($s) => $body,
+            AnyAbrSwitch::Erica($s) => $body,
+        }
+    };
+}
+
+impl AnyAbrSwitch {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AnyAbrSwitch::Efci(_) => "efci",
+            AnyAbrSwitch::Erica(_) => "erica",
+        }
+    }
+
+    #[inline]
+    pub fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
+        dispatch!(self, s => s.on_cell_arrival(cell, view))
+    }
+    #[inline]
+    pub fn on_frm(&mut self, vc: VcId, cell: &Cell, view: &PortView) {
+        dispatch!(self, s => s.on_frm(vc, cell, view))
+    }
+    #[inline]
+    pub fn on_brm(&mut self, vc: VcId, cell: &mut Cell, view: &PortView) {
+        dispatch!(self, s => s.on_brm(vc, cell, view))
+    }
+    #[inline]
+    pub fn timer_due(&self) -> Option<SimTime> {
+        dispatch!(self, s => s.timer_due())
+    }
+    #[inline]
+    pub fn on_timer(&mut self, view: &PortView) {
+        dispatch!(self, s => s.on_timer(view))
+    }
+}

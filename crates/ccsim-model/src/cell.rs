@@ -1,0 +1,153 @@
+//! ATM cells: data cells and resource-management (RM) cells (reference abr.md §1-2).
+//!
+//! A cell is small and `Copy`: it lives inside port FIFOs and link pipes, never on the heap
+//! by itself. RM-cell rate fields are `f32` cells/s: the wire format is a 16-bit float, so
+//! `f32` is already far finer than any real switch could see, and it keeps a cell at 24 bytes.
+
+use crate::ids::VcId;
+
+/// Bits in one cell (5-byte header + 48-byte payload).
+pub const CELL_BITS: u64 = 424;
+
+/// Converts a line rate in Mb/s into cells per second (abr.md §1: Mbps = cells/s × 424 / 1e6).
+#[inline]
+pub fn mbps_to_cells(mbps: f64) -> f64 {
+    mbps * 1e6 / CELL_BITS as f64
+}
+
+/// Converts cells per second into line-rate Mb/s.
+#[inline]
+pub fn cells_to_mbps(cells_per_s: f64) -> f64 {
+    cells_per_s * CELL_BITS as f64 / 1e6
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    Data,
+    /// Forward RM cell (DIR = 0), source to destination.
+    Frm,
+    /// Backward RM cell (DIR = 1), destination to source.
+    Brm,
+}
+
+/// Header and RM flag bits, packed.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flags(u8);
+
+impl Flags {
+    pub const EFCI: u8 = 1 << 0;
+    pub const CLP: u8 = 1 << 1;
+    pub const BN: u8 = 1 << 2;
+    pub const CI: u8 = 1 << 3;
+    pub const NI: u8 = 1 << 4;
+
+    #[inline]
+    pub fn get(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+    #[inline]
+    pub fn set(&mut self, bit: u8, on: bool) {
+        if on {
+            self.0 |= bit
+        } else {
+            self.0 &= !bit
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub vc: VcId,
+    /// Index of the route hop the cell is on (see `World`'s routing).
+    pub hop: u16,
+    pub kind: CellKind,
+    pub flags: Flags,
+    /// Explicit rate, cells/s (RM cells only; switches may only lower it).
+    pub er: f32,
+    /// Current cell rate written by the source, cells/s (RM cells only).
+    pub ccr: f32,
+    /// Minimum cell rate of the connection, cells/s (RM cells only).
+    pub mcr: f32,
+}
+
+impl Cell {
+    pub fn data(vc: VcId) -> Cell {
+        Cell { vc, hop: 0, kind: CellKind::Data, flags: Flags::default(), er: 0.0, ccr: 0.0, mcr: 0.0 }
+    }
+
+    pub fn frm(vc: VcId, er: f64, ccr: f64, mcr: f64) -> Cell {
+        Cell {
+            vc,
+            hop: 0,
+            kind: CellKind::Frm,
+            flags: Flags::default(),
+            er: er as f32,
+            ccr: ccr as f32,
+            mcr: mcr as f32,
+        }
+    }
+
+    #[inline]
+    pub fn is_rm(&self) -> bool {
+        self.kind != CellKind::Data
+    }
+    #[inline]
+    pub fn is_forward(&self) -> bool {
+        self.kind != CellKind::Brm
+    }
+    #[inline]
+    pub fn efci(&self) -> bool {
+        self.flags.get(Flags::EFCI)
+    }
+    #[inline]
+    pub fn ci(&self) -> bool {
+        self.flags.get(Flags::CI)
+    }
+    #[inline]
+    pub fn ni(&self) -> bool {
+        self.flags.get(Flags::NI)
+    }
+    #[inline]
+    pub fn clp(&self) -> bool {
+        self.flags.get(Flags::CLP)
+    }
+    #[inline]
+    pub fn bn(&self) -> bool {
+        self.flags.get(Flags::BN)
+    }
+
+    /// Lowers the ER field to at most `er` (a switch may never raise it, abr.md §6.1).
+    #[inline]
+    pub fn lower_er(&mut self, er: f64) {
+        let er = er.max(0.0) as f32;
+        if er < self.er {
+            self.er = er;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_conversions_match_the_seeds() {
+        // seed 003: ICR 4.24 Mb/s = 10 000 cells/s; seed 000: 23 585 cells/s = 10 Mb/s.
+        assert!((mbps_to_cells(4.24) - 10_000.0).abs() < 1e-9);
+        assert!((cells_to_mbps(23_585.0) - 10.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn er_is_only_ever_lowered() {
+        let mut c = Cell::frm(VcId(0), 100.0, 50.0, 0.0);
+        c.lower_er(200.0);
+        assert_eq!(c.er, 100.0);
+        c.lower_er(80.0);
+        assert_eq!(c.er, 80.0);
+    }
+
+    #[test]
+    fn cell_stays_small() {
+        assert!(std::mem::size_of::<Cell>() <= 24);
+    }
+}

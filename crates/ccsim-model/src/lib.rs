@@ -1,0 +1,16 @@
+//! The ccsim network model: cells, ports and links, ABR end systems, switch schemes, and the
+//! world that ties them together. It knows nothing about file formats (that is
+//! `ccsim-scenario`) and nothing about Python.
+
+pub mod abr;
+pub mod cell;
+pub mod ids;
+pub mod maxmin;
+pub mod measure;
+pub mod port;
+pub mod world;
+
+pub use cell::{cells_to_mbps, mbps_to_cells, Cell, CellKind, CELL_BITS};
+pub use ids::{NodeId, PortId, VcId};
+pub use measure::{MeasureSpec, Recordings, Series};
+pub use world::{Event, NodeKind, PortSpec, Report, VcSpec, World, WorldBuilder};

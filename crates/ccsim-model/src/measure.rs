@@ -1,0 +1,71 @@
+//! What the world records: sampled time series and the measurement window.
+//!
+//! Models keep cheap exact accumulators (queue-length and ACR integrals, cell counters); this
+//! module samples them on a fixed period for plots and snapshots them when the measurement
+//! window opens, so window averages are exact rather than sampled.
+
+use ccsim_engine::{SimDuration, SimTime};
+
+/// Which series to record and when the measurement window is.
+#[derive(Clone, Debug)]
+pub struct MeasureSpec {
+    /// Sampling period of the time series; zero disables them.
+    pub interval: SimDuration,
+    /// Start of the measurement window; the window ends with the run.
+    pub window_start: SimTime,
+    /// End of the run.
+    pub end: SimTime,
+    pub acr: bool,
+    pub queue: bool,
+    pub received: bool,
+    pub utilization: bool,
+}
+
+/// A long-format series: parallel columns of time, the index of the named thing, and value.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub time_s: Vec<f64>,
+    pub key: Vec<u32>,
+    pub value: Vec<f64>,
+}
+
+impl Series {
+    #[inline]
+    pub fn push(&mut self, t: SimTime, key: usize, value: f64) {
+        self.time_s.push(t.as_secs_f64());
+        self.key.push(key as u32);
+        self.value.push(value);
+    }
+    pub fn len(&self) -> usize {
+        self.time_s.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.time_s.is_empty()
+    }
+}
+
+/// All recorded series. Keys index `World::vcs` (acr, received) or `World::ports` (queue,
+/// utilization; switch ports only).
+#[derive(Clone, Debug, Default)]
+pub struct Recordings {
+    /// ACR in Mb/s.
+    pub acr: Series,
+    /// Cells in the port buffer.
+    pub queue: Series,
+    /// Cumulative data cells delivered to the VC's destination.
+    pub received: Series,
+    /// Fraction of the link's cell slots used since the previous sample.
+    pub utilization: Series,
+}
+
+/// Counter values captured when the measurement window opens.
+#[derive(Clone, Debug, Default)]
+pub struct WindowSnapshot {
+    pub opened: bool,
+    pub acr_integral: Vec<f64>,
+    pub data_delivered: Vec<u64>,
+    pub data_sent: Vec<u64>,
+    pub data_dropped: Vec<u64>,
+    pub queue_area: Vec<u128>,
+    pub port_departed: Vec<u64>,
+}

@@ -1,0 +1,152 @@
+//! A finite FIFO port buffer that keeps the books (STYLE §7).
+//!
+//! Every algorithm that decides whether a cell may enter (drop-tail today; EPD, PPD, Selective
+//! Drop, DEBRA's selective discard later) only returns a verdict; this type does the counting:
+//! per VC and per port it knows what arrived, what was accepted, what was dropped and why, and
+//! what left, and debug builds assert `arrived = accepted + dropped` and
+//! `occupancy = accepted − departed` on every change.
+
+use crate::cell::Cell;
+use crate::ids::VcId;
+use std::collections::VecDeque;
+
+/// Why a cell was dropped. An enum, never a string.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// The buffer was full (drop-tail).
+    Overflow,
+}
+
+impl DropReason {
+    pub const ALL: [DropReason; 1] = [DropReason::Overflow];
+    pub const COUNT: usize = Self::ALL.len();
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DropReason::Overflow => "overflow",
+        }
+    }
+}
+
+/// Per-VC counters at one port.
+#[derive(Clone, Debug, Default)]
+pub struct VcBooks {
+    pub arrived: u64,
+    pub accepted: u64,
+    pub departed: u64,
+    pub dropped: [u64; DropReason::COUNT],
+    pub occupancy: u32,
+}
+
+impl VcBooks {
+    pub fn dropped_total(&self) -> u64 {
+        self.dropped.iter().sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PortBuffer {
+    cells: VecDeque<Cell>,
+    capacity: u32,
+    books: Vec<VcBooks>,
+    dropped: [u64; DropReason::COUNT],
+}
+
+impl PortBuffer {
+    pub fn new(capacity: u32, n_vcs: usize) -> Self {
+        PortBuffer {
+            cells: VecDeque::with_capacity((capacity as usize).min(4096)),
+            capacity,
+            books: vec![VcBooks::default(); n_vcs],
+            dropped: [0; DropReason::COUNT],
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.cells.len() as u32
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.len() >= self.capacity
+    }
+
+    /// Offers a cell; the drop-tail rule is the only policy so far. Returns whether it entered.
+    #[inline]
+    pub fn offer(&mut self, cell: Cell) -> Result<(), DropReason> {
+        let b = &mut self.books[cell.vc.index()];
+        b.arrived += 1;
+        if self.cells.len() as u32 >= self.capacity {
+            b.dropped[DropReason::Overflow.index()] += 1;
+            self.dropped[DropReason::Overflow.index()] += 1;
+            debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+            return Err(DropReason::Overflow);
+        }
+        b.accepted += 1;
+        b.occupancy += 1;
+        self.cells.push_back(cell);
+        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+        Ok(())
+    }
+
+    #[inline]
+    pub fn pop(&mut self) -> Option<Cell> {
+        let cell = self.cells.pop_front()?;
+        let b = &mut self.books[cell.vc.index()];
+        b.departed += 1;
+        b.occupancy -= 1;
+        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+        Some(cell)
+    }
+
+    pub fn books(&self, vc: VcId) -> &VcBooks {
+        &self.books[vc.index()]
+    }
+
+    pub fn dropped(&self, reason: DropReason) -> u64 {
+        self.dropped[reason.index()]
+    }
+
+    pub fn dropped_total(&self) -> u64 {
+        self.dropped.iter().sum()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Cell> {
+        self.cells.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_tail_keeps_the_books() {
+        let mut b = PortBuffer::new(2, 2);
+        assert!(b.offer(Cell::data(VcId(0))).is_ok());
+        assert!(b.offer(Cell::data(VcId(1))).is_ok());
+        assert_eq!(b.offer(Cell::data(VcId(1))), Err(DropReason::Overflow));
+        assert_eq!(b.books(VcId(1)).dropped_total(), 1);
+        assert_eq!(b.books(VcId(1)).occupancy, 1);
+        assert_eq!(b.pop().unwrap().vc, VcId(0));
+        assert_eq!(b.books(VcId(0)).departed, 1);
+        assert_eq!(b.books(VcId(0)).occupancy, 0);
+        assert_eq!(b.dropped_total(), 1);
+        assert_eq!(b.len(), 1);
+    }
+}

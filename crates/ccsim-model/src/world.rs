@@ -1,0 +1,703 @@
+//! The world: arenas of ports and connections, the event queue, and one `match` to dispatch.
+//!
+//! Routing is by hop index. A VC's path is nodes n0 (source host), n1..nk (switches),
+//! n(k+1) (destination host). `fwd_ports[i]` is the port at n(i) towards n(i+1) and
+//! `rev_ports[i]` the port at n(i+1) towards n(i). A forward cell on `fwd_ports[i]` carries
+//! `hop = i` and arrives at node i+1; a backward cell on `rev_ports[i]` arrives at node i.
+//! No table look-up by node is needed on the per-cell path.
+
+use crate::abr::switch::PortView;
+use crate::abr::{AbrDestination, AbrParams, AbrSource};
+use crate::cell::{cells_to_mbps, Cell, CellKind};
+use crate::ids::{NodeId, PortId, VcId};
+use crate::maxmin::{jain_index, maxmin_rates, Flow};
+use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
+use crate::port::Port;
+use ccsim_engine::{EventQueue, Fingerprint, SimTime};
+
+/// Who is woken. Small and `Copy`: the queue holds one per busy component.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The cell at the head of a port finished transmission.
+    PortDeparture(PortId),
+    /// The head cell of a port's pipe reached the far end of the link.
+    PipeArrival(PortId),
+    /// A source connects.
+    SourceStart(VcId),
+    /// A source's pacing timer; the generation makes superseded wake-ups harmless.
+    SourceWake(VcId, u32),
+    /// A port's switch scheme asked for a timer (e.g. ERICA's averaging interval).
+    SchemeTimer(PortId),
+    /// Record one sample of every time series.
+    Sample,
+    /// The measurement window opens.
+    WindowOpen,
+}
+
+impl Event {
+    fn kind_and_component(self) -> (u32, u32) {
+        match self {
+            Event::PortDeparture(p) => (0, p.0),
+            Event::PipeArrival(p) => (1, p.0),
+            Event::SourceStart(v) => (2, v.0),
+            Event::SourceWake(v, _) => (3, v.0),
+            Event::SchemeTimer(p) => (4, p.0),
+            Event::Sample => (5, 0),
+            Event::WindowOpen => (6, 0),
+        }
+    }
+
+    /// A readable description, for error messages.
+    pub fn describe(self, world: &World) -> String {
+        match self {
+            Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
+            Event::PipeArrival(p) => format!("arrival over link {}", world.ports[p.index()].name),
+            Event::SourceStart(v) => format!("start of source {}", world.vcs[v.index()].name),
+            Event::SourceWake(v, _) => format!("source {}", world.vcs[v.index()].name),
+            Event::SchemeTimer(p) => format!("switch timer at port {}", world.ports[p.index()].name),
+            Event::Sample => "sampling".into(),
+            Event::WindowOpen => "measurement window".into(),
+        }
+    }
+}
+
+/// Per-VC end-to-end books for the conservation check.
+#[derive(Clone, Debug, Default)]
+pub struct VcBooks {
+    pub fwd_sent: u64,
+    pub fwd_delivered: u64,
+    pub fwd_dropped: u64,
+    pub bwd_sent: u64,
+    pub bwd_delivered: u64,
+    pub bwd_dropped: u64,
+    pub data_sent: u64,
+    pub data_delivered: u64,
+    pub data_dropped: u64,
+}
+
+pub struct Vc {
+    pub name: String,
+    pub dest_name: String,
+    pub fwd_ports: Vec<PortId>,
+    pub rev_ports: Vec<PortId>,
+    pub source: AbrSource,
+    pub dest: AbrDestination,
+    wake_gen: u32,
+    pub books: VcBooks,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Switch,
+    Host,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+/// A port to create, as the scenario layer describes it.
+pub struct PortSpec {
+    pub name: String,
+    pub link_name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate_bps: u64,
+    pub delay: ccsim_engine::SimDuration,
+    pub buffer_cells: u32,
+    pub scheme: Option<crate::abr::switch::AnyAbrSwitch>,
+}
+
+/// A connection to create.
+pub struct VcSpec {
+    pub name: String,
+    pub dest_name: String,
+    pub fwd_ports: Vec<PortId>,
+    pub rev_ports: Vec<PortId>,
+    pub params: AbrParams,
+    pub start: SimTime,
+    pub stop: SimTime,
+}
+
+pub struct WorldBuilder {
+    n_vcs: usize,
+    nodes: Vec<Node>,
+    ports: Vec<Port>,
+    vcs: Vec<Vc>,
+}
+
+impl WorldBuilder {
+    /// `n_vcs` sizes the per-VC tables of ports and schemes; add exactly that many VCs.
+    pub fn new(n_vcs: usize) -> Self {
+        WorldBuilder { n_vcs, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new() }
+    }
+
+    pub fn n_vcs(&self) -> usize {
+        self.n_vcs
+    }
+
+    pub fn add_node(&mut self, name: impl Into<String>, kind: NodeKind) -> NodeId {
+        self.nodes.push(Node { name: name.into(), kind });
+        NodeId(self.nodes.len() as u32 - 1)
+    }
+
+    pub fn add_port(&mut self, s: PortSpec) -> PortId {
+        let at_switch = self.nodes[s.from.index()].kind == NodeKind::Switch;
+        self.ports.push(Port::new(
+            s.name,
+            s.link_name,
+            s.from,
+            s.to,
+            s.rate_bps,
+            s.delay,
+            s.buffer_cells,
+            self.n_vcs,
+            s.scheme,
+            at_switch,
+        ));
+        PortId(self.ports.len() as u32 - 1)
+    }
+
+    pub fn add_vc(&mut self, s: VcSpec) -> VcId {
+        let id = VcId(self.vcs.len() as u32);
+        assert!(id.index() < self.n_vcs, "more VCs than announced to WorldBuilder::new");
+        assert!(!s.fwd_ports.is_empty() && s.fwd_ports.len() == s.rev_ports.len());
+        self.vcs.push(Vc {
+            name: s.name,
+            dest_name: s.dest_name,
+            fwd_ports: s.fwd_ports,
+            rev_ports: s.rev_ports,
+            source: AbrSource::new(id, s.params, s.start, s.stop),
+            dest: AbrDestination::default(),
+            wake_gen: 0,
+            books: VcBooks::default(),
+        });
+        id
+    }
+
+    pub fn build(self, measure: MeasureSpec) -> World {
+        assert_eq!(self.vcs.len(), self.n_vcs, "fewer VCs than announced to WorldBuilder::new");
+        let mut w = World {
+            nodes: self.nodes,
+            ports: self.ports,
+            vcs: self.vcs,
+            queue: EventQueue::new(),
+            now: SimTime::ZERO,
+            measure,
+            rec: Recordings::default(),
+            window: WindowSnapshot::default(),
+            last_port_departed: Vec::new(),
+            events: 0,
+            cell_hops: 0,
+            fingerprint: Fingerprint::default(),
+            current: None,
+        };
+        w.last_port_departed = vec![0; w.ports.len()];
+        for (i, vc) in w.vcs.iter().enumerate() {
+            w.queue.push(vc.source.start_time(), Event::SourceStart(VcId(i as u32)));
+        }
+        for (i, port) in w.ports.iter().enumerate() {
+            if let Some(due) = port.scheme.as_ref().and_then(|s| s.timer_due()) {
+                w.queue.push(due, Event::SchemeTimer(PortId(i as u32)));
+            }
+        }
+        w.queue.push(w.measure.window_start.min(w.measure.end), Event::WindowOpen);
+        if !w.measure.interval.is_zero() {
+            w.queue.push(SimTime::ZERO, Event::Sample);
+        }
+        w
+    }
+}
+
+pub struct World {
+    pub nodes: Vec<Node>,
+    pub ports: Vec<Port>,
+    pub vcs: Vec<Vc>,
+    queue: EventQueue<Event>,
+    now: SimTime,
+    pub measure: MeasureSpec,
+    pub rec: Recordings,
+    window: WindowSnapshot,
+    last_port_departed: Vec<u64>,
+    events: u64,
+    cell_hops: u64,
+    fingerprint: Fingerprint,
+    current: Option<Event>,
+}
+
+impl World {
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    pub fn end(&self) -> SimTime {
+        self.measure.end
+    }
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    pub fn cell_hops(&self) -> u64 {
+        self.cell_hops
+    }
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
+    }
+    pub fn is_done(&self) -> bool {
+        self.now >= self.measure.end
+    }
+    /// The event being processed (for error reports after a panic).
+    pub fn current_event(&self) -> Option<Event> {
+        self.current
+    }
+
+    /// Processes every event up to and including `until` (capped at the end of the run).
+    /// Returns true once the run is complete.
+    pub fn run_until(&mut self, until: SimTime) -> bool {
+        let until = until.min(self.measure.end);
+        while let Some(t) = self.queue.peek_time() {
+            if t > until {
+                break;
+            }
+            let (t, ev) = self.queue.pop().expect("peeked");
+            self.now = t;
+            self.current = Some(ev);
+            let (kind, comp) = ev.kind_and_component();
+            self.fingerprint.add(t.as_ps(), kind, comp);
+            self.events += 1;
+            self.dispatch(ev);
+        }
+        self.current = None;
+        self.now = self.now.max(until);
+        self.is_done()
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::PortDeparture(p) => self.on_port_departure(p),
+            Event::PipeArrival(p) => self.on_pipe_arrival(p),
+            Event::SourceStart(v) => {
+                let next = self.vcs[v.index()].source.start(self.now);
+                self.schedule_source(v, next);
+            }
+            Event::SourceWake(v, gen) => {
+                if gen == self.vcs[v.index()].wake_gen {
+                    self.on_source_wake(v, gen);
+                }
+            }
+            Event::SchemeTimer(p) => self.on_scheme_timer(p),
+            Event::Sample => self.on_sample(),
+            Event::WindowOpen => self.open_window(),
+        }
+    }
+
+    fn schedule_source(&mut self, v: VcId, next: Option<SimTime>) {
+        let vc = &mut self.vcs[v.index()];
+        vc.wake_gen = vc.wake_gen.wrapping_add(1);
+        if let Some(t) = next {
+            self.queue.push(t, Event::SourceWake(v, vc.wake_gen));
+        }
+    }
+
+    fn on_source_wake(&mut self, v: VcId, gen: u32) {
+        let vc = &mut self.vcs[v.index()];
+        let (cell, next) = vc.source.on_wake(self.now);
+        if let Some(t) = next {
+            self.queue.push(t, Event::SourceWake(v, gen));
+        }
+        if let Some(cell) = cell {
+            vc.books.fwd_sent += 1;
+            if cell.kind == CellKind::Data {
+                vc.books.data_sent += 1;
+            }
+            let port = vc.fwd_ports[0];
+            self.enqueue(port, cell);
+        }
+    }
+
+    fn on_port_departure(&mut self, p: PortId) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        let cell = port.buffer.pop().expect("a busy port has a cell at its head");
+        port.queue.record(now, port.buffer.len());
+        port.departed += 1;
+        let arrival = now + port.delay;
+        if port.pipe.is_empty() {
+            self.queue.push(arrival, Event::PipeArrival(p));
+        }
+        port.pipe.push_back((arrival, cell));
+        if port.buffer.is_empty() {
+            port.busy = false;
+        } else {
+            let d = port.next_tx_time();
+            self.queue.push(now + d, Event::PortDeparture(p));
+        }
+    }
+
+    fn on_pipe_arrival(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        let (t, cell) = port.pipe.pop_front().expect("a pipe event has a cell");
+        debug_assert_eq!(t, self.now);
+        port.delivered += 1;
+        if let Some(&(next, _)) = port.pipe.front() {
+            self.queue.push(next, Event::PipeArrival(p));
+        }
+        self.cell_hops += 1;
+        self.arrive(cell);
+    }
+
+    /// A cell reached the node at the far end of a link.
+    #[inline]
+    fn arrive(&mut self, mut cell: Cell) {
+        let v = cell.vc.index();
+        if cell.is_forward() {
+            let node = cell.hop as usize + 1;
+            let vc = &mut self.vcs[v];
+            if node == vc.fwd_ports.len() {
+                vc.books.fwd_delivered += 1;
+                if cell.kind == CellKind::Data {
+                    vc.books.data_delivered += 1;
+                }
+                if let Some(mut brm) = vc.dest.on_cell(&cell) {
+                    vc.books.bwd_sent += 1;
+                    let last = vc.rev_ports.len() - 1;
+                    brm.hop = last as u16;
+                    let port = vc.rev_ports[last];
+                    self.enqueue(port, brm);
+                }
+            } else {
+                cell.hop = node as u16;
+                let out = vc.fwd_ports[node];
+                let port = &mut self.ports[out.index()];
+                let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+                if let Some(scheme) = port.scheme.as_mut() {
+                    scheme.on_cell_arrival(&mut cell, &view);
+                    if cell.kind == CellKind::Frm {
+                        scheme.on_frm(cell.vc, &cell, &view);
+                    }
+                }
+                self.enqueue(out, cell);
+            }
+        } else {
+            let node = cell.hop as usize;
+            if node == 0 {
+                let next = {
+                    let vc = &mut self.vcs[v];
+                    vc.books.bwd_delivered += 1;
+                    vc.source.on_brm(self.now, &cell)
+                };
+                if next.is_some() {
+                    self.schedule_source(cell.vc, next);
+                }
+            } else {
+                let vc = &self.vcs[v];
+                let fwd = vc.fwd_ports[node];
+                let out = vc.rev_ports[node - 1];
+                let port = &mut self.ports[fwd.index()];
+                let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+                if let Some(scheme) = port.scheme.as_mut() {
+                    scheme.on_brm(cell.vc, &mut cell, &view);
+                }
+                cell.hop = (node - 1) as u16;
+                self.enqueue(out, cell);
+            }
+        }
+    }
+
+    #[inline]
+    fn enqueue(&mut self, p: PortId, cell: Cell) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        match port.buffer.offer(cell) {
+            Ok(()) => {
+                port.queue.record(now, port.buffer.len());
+                if !port.busy {
+                    port.busy = true;
+                    let d = port.next_tx_time();
+                    self.queue.push(now + d, Event::PortDeparture(p));
+                }
+            }
+            Err(_reason) => {
+                let b = &mut self.vcs[cell.vc.index()].books;
+                if cell.is_forward() {
+                    b.fwd_dropped += 1;
+                    if cell.kind == CellKind::Data {
+                        b.data_dropped += 1;
+                    }
+                } else {
+                    b.bwd_dropped += 1;
+                }
+            }
+        }
+    }
+
+    fn on_scheme_timer(&mut self, p: PortId) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        let view = PortView { now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+        let Some(scheme) = port.scheme.as_mut() else { return };
+        if let Some(due) = scheme.timer_due() {
+            if now >= due {
+                scheme.on_timer(&view);
+            }
+        }
+        // One pending timer per port: re-arm at the (possibly moved) deadline.
+        if let Some(due) = scheme.timer_due() {
+            let due = due.max(now + ccsim_engine::SimDuration::from_ps(1));
+            self.queue.push(due, Event::SchemeTimer(p));
+        }
+    }
+
+    fn on_sample(&mut self) {
+        let now = self.now;
+        let m = &self.measure;
+        if m.acr || m.received {
+            for (i, vc) in self.vcs.iter().enumerate() {
+                if m.acr {
+                    self.rec.acr.push(now, i, cells_to_mbps(vc.source.acr()));
+                }
+                if m.received {
+                    self.rec.received.push(now, i, vc.books.data_delivered as f64);
+                }
+            }
+        }
+        let dt = m.interval.as_secs_f64();
+        for (i, port) in self.ports.iter().enumerate() {
+            if !port.at_switch {
+                continue;
+            }
+            if m.queue {
+                self.rec.queue.push(now, i, port.buffer.len() as f64);
+            }
+            if m.utilization && now > SimTime::ZERO {
+                let sent = port.departed - self.last_port_departed[i];
+                self.rec.utilization.push(now, i, sent as f64 / (dt * port.cell_rate()));
+            }
+            self.last_port_departed[i] = port.departed;
+        }
+        let next = now + m.interval;
+        if next <= m.end {
+            self.queue.push(next, Event::Sample);
+        }
+    }
+
+    fn open_window(&mut self) {
+        let now = self.now;
+        let w = &mut self.window;
+        w.opened = true;
+        w.acr_integral = self.vcs.iter().map(|v| v.source.acr_integral(now)).collect();
+        w.data_delivered = self.vcs.iter().map(|v| v.books.data_delivered).collect();
+        w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
+        w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
+        w.queue_area = self.ports.iter().map(|p| p.queue.area_at(now)).collect();
+        w.port_departed = self.ports.iter().map(|p| p.departed).collect();
+        for p in &mut self.ports {
+            p.queue.window_max = p.buffer.len();
+        }
+    }
+
+    /// Cells of each VC still inside the network, (forward, backward).
+    pub fn in_flight(&self) -> Vec<(u64, u64)> {
+        let mut n = vec![(0u64, 0u64); self.vcs.len()];
+        for port in &self.ports {
+            for c in port.buffer.iter().chain(port.pipe.iter().map(|(_, c)| c)) {
+                let e = &mut n[c.vc.index()];
+                if c.is_forward() {
+                    e.0 += 1
+                } else {
+                    e.1 += 1
+                }
+            }
+        }
+        n
+    }
+
+    /// Per VC: cells sent = delivered + dropped + in flight, in both directions.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let flight = self.in_flight();
+        for (vc, &(f, b)) in self.vcs.iter().zip(&flight) {
+            let k = &vc.books;
+            if k.fwd_sent != k.fwd_delivered + k.fwd_dropped + f {
+                return Err(format!(
+                    "VC {}: forward cells sent {} != delivered {} + dropped {} + in flight {}",
+                    vc.name, k.fwd_sent, k.fwd_delivered, k.fwd_dropped, f
+                ));
+            }
+            if k.bwd_sent != k.bwd_delivered + k.bwd_dropped + b {
+                return Err(format!(
+                    "VC {}: backward cells sent {} != delivered {} + dropped {} + in flight {}",
+                    vc.name, k.bwd_sent, k.bwd_delivered, k.bwd_dropped, b
+                ));
+            }
+            let s = &vc.source.counters;
+            if s.cells_sent() != k.fwd_sent || s.brm_received != k.bwd_delivered {
+                return Err(format!("VC {}: source counters disagree with the network's books", vc.name));
+            }
+        }
+        // Port books: what the buffers dropped is what the VCs lost.
+        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total()).sum();
+        let vc_drops: u64 = self.vcs.iter().map(|v| v.books.fwd_dropped + v.books.bwd_dropped).sum();
+        if port_drops != vc_drops {
+            return Err(format!("ports dropped {port_drops} cells but VCs lost {vc_drops}"));
+        }
+        Ok(())
+    }
+
+    /// Max-min fair rates (cells/s) of the VCs running at the end of the window, at full link
+    /// capacity and capped by PCR; VCs not running then get zero.
+    pub fn maxmin_rates(&self) -> Vec<f64> {
+        let end = self.measure.end;
+        let active: Vec<usize> = (0..self.vcs.len())
+            .filter(|&i| {
+                let s = &self.vcs[i].source;
+                s.start_time() < end && s.stop_time() >= end
+            })
+            .collect();
+        let caps: Vec<f64> = self.ports.iter().map(|p| p.cell_rate()).collect();
+        let flows: Vec<Flow> = active
+            .iter()
+            .map(|&i| {
+                let vc = &self.vcs[i];
+                Flow { links: vc.fwd_ports.iter().map(|p| p.index()).collect(), demand: vc.source.params().pcr }
+            })
+            .collect();
+        let r = maxmin_rates(&caps, &flows);
+        let mut out = vec![0.0; self.vcs.len()];
+        for (k, &i) in active.iter().enumerate() {
+            out[i] = r[k];
+        }
+        out
+    }
+
+    /// Summary numbers over the measurement window.
+    pub fn report(&self) -> Report {
+        let now = self.now;
+        let w = &self.window;
+        let (t0, span) = if w.opened {
+            let t0 = self.measure.window_start.min(self.measure.end);
+            (t0, now.saturating_since(t0).as_secs_f64())
+        } else {
+            (now, 0.0)
+        };
+        let maxmin = self.maxmin_rates();
+        let flight = self.in_flight();
+        let vcs: Vec<VcReport> = self
+            .vcs
+            .iter()
+            .enumerate()
+            .map(|(i, vc)| {
+                let pick = |v: &Vec<u64>| if w.opened { v[i] } else { 0 };
+                let acr0 = if w.opened { w.acr_integral[i] } else { 0.0 };
+                let per_s = |x: f64| if span > 0.0 { x / span } else { 0.0 };
+                let win_sent = vc.books.data_sent - pick(&w.data_sent);
+                let win_lost = vc.books.data_dropped - pick(&w.data_dropped);
+                VcReport {
+                    name: vc.name.clone(),
+                    dest_name: vc.dest_name.clone(),
+                    acr: per_s(vc.source.acr_integral(now) - acr0),
+                    final_acr: vc.source.acr(),
+                    rate: per_s((vc.books.data_delivered - pick(&w.data_delivered)) as f64),
+                    maxmin: maxmin[i],
+                    books: vc.books.clone(),
+                    frm_sent: vc.source.counters.frm_sent,
+                    oor_frm_sent: vc.source.counters.oor_frm_sent,
+                    brm_received: vc.source.counters.brm_received,
+                    in_flight_fwd: flight[i].0,
+                    in_flight_bwd: flight[i].1,
+                    clr: ratio(vc.books.data_dropped, vc.books.data_sent),
+                    window_clr: ratio(win_lost, win_sent),
+                }
+            })
+            .collect();
+        let ports = self
+            .ports
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let a0 = if w.opened { w.queue_area[i] } else { 0 };
+                let d0 = if w.opened { w.port_departed[i] } else { 0 };
+                let mean_q = if span > 0.0 {
+                    (p.queue.area_at(now) - a0) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
+                } else {
+                    0.0
+                };
+                let util = if span > 0.0 { (p.departed - d0) as f64 / (span * p.cell_rate()) } else { 0.0 };
+                PortReport {
+                    name: p.name.clone(),
+                    link: p.link_name.clone(),
+                    from: self.nodes[p.from.index()].name.clone(),
+                    to: self.nodes[p.to.index()].name.clone(),
+                    at_switch: p.at_switch,
+                    rate_bps: p.rate_bps(),
+                    mean_queue: mean_q,
+                    max_queue: p.queue.window_max,
+                    max_queue_run: p.queue.max,
+                    drops: p.buffer.dropped_total(),
+                    departed: p.departed,
+                    utilization: util,
+                }
+            })
+            .collect();
+        let x: Vec<f64> = vcs.iter().filter(|v| v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
+        Report { window: (t0, now), vcs, ports, fairness_index: jain_index(&x) }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// One VC over the measurement window. Rates in cells/s.
+#[derive(Clone, Debug)]
+pub struct VcReport {
+    pub name: String,
+    pub dest_name: String,
+    /// Time-average ACR over the window.
+    pub acr: f64,
+    pub final_acr: f64,
+    /// Data cells delivered per second over the window.
+    pub rate: f64,
+    pub maxmin: f64,
+    pub books: VcBooks,
+    pub frm_sent: u64,
+    pub oor_frm_sent: u64,
+    pub brm_received: u64,
+    pub in_flight_fwd: u64,
+    pub in_flight_bwd: u64,
+    /// Data cells lost / data cells sent, whole run.
+    pub clr: f64,
+    /// The same over the measurement window.
+    pub window_clr: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct PortReport {
+    pub name: String,
+    pub link: String,
+    pub from: String,
+    pub to: String,
+    pub at_switch: bool,
+    pub rate_bps: u64,
+    pub mean_queue: f64,
+    /// Largest queue inside the window.
+    pub max_queue: u32,
+    /// Largest queue over the whole run.
+    pub max_queue_run: u32,
+    pub drops: u64,
+    pub departed: u64,
+    pub utilization: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub window: (SimTime, SimTime),
+    pub vcs: Vec<VcReport>,
+    pub ports: Vec<PortReport>,
+    /// Jain's index over measured rate / max-min rate.
+    pub fairness_index: f64,
+}
