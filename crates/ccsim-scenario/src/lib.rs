@@ -1,0 +1,118 @@
+//! Scenarios for ccsim: the file format (TOML, JSON, Python dicts), units, validation with
+//! field paths, building the world, running it in chunks, and the result columns.
+//!
+//! ```
+//! use ccsim_scenario::{Adjustments, Format, Run};
+//! let text = r#"
+//!     name = "doc/one"
+//!     run = { duration = "5ms" }
+//!     switch = [{ name = "SW1" }]
+//!     source = [{ name = "S1", route = ["SW1"] }]
+//! "#;
+//! let mut run = Run::from_text(text, Format::Toml, &Adjustments::default()).unwrap();
+//! run.run_to_end();
+//! let result = run.finish().unwrap();
+//! assert_eq!(result["scenario"], "doc/one");
+//! ```
+
+mod build;
+mod error;
+mod load;
+mod results;
+pub mod types;
+pub mod units;
+mod validate;
+
+pub use build::build;
+pub use error::ScenarioError;
+pub use load::{adjust, from_tree, load, parse_tree, set_path, Adjustments, Format};
+pub use types::Scenario;
+
+use ccsim_engine::SimTime;
+use ccsim_model::World;
+use std::fmt;
+
+/// A run that failed after the scenario was accepted (an internal invariant broke).
+#[derive(Clone, Debug)]
+pub struct SimulationError(pub String);
+
+impl fmt::Display for SimulationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SimulationError {}
+
+/// The JSON Schema of the scenario format.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Scenario);
+    serde_json::to_string_pretty(&schema).expect("schemas serialise")
+}
+
+/// FNV-1a over the resolved scenario: a stable identity for results files.
+fn hash_text(s: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+pub struct Run {
+    scenario: Scenario,
+    resolved: String,
+    world: World,
+}
+
+impl Run {
+    pub fn new(scenario: Scenario) -> Run {
+        let resolved = serde_json::to_string(&scenario).expect("scenarios serialise");
+        let world = build(&scenario);
+        Run { scenario, resolved, world }
+    }
+
+    pub fn from_text(text: &str, format: Format, adj: &Adjustments) -> Result<Run, ScenarioError> {
+        Ok(Run::new(load(text, format, adj)?))
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// The scenario with every default filled in, as JSON.
+    pub fn resolved_json(&self) -> &str {
+        &self.resolved
+    }
+    pub fn scenario_hash(&self) -> String {
+        hash_text(&self.resolved)
+    }
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Advances to `until` (capped at the end of the run); true once complete.
+    pub fn run_until(&mut self, until: SimTime) -> bool {
+        self.world.run_until(until)
+    }
+
+    pub fn run_to_end(&mut self) {
+        let end = self.world.end();
+        self.world.run_until(end);
+    }
+
+    /// The result; fails if the run is incomplete or a conservation check broke.
+    pub fn finish(&self) -> Result<serde_json::Value, SimulationError> {
+        if !self.world.is_done() {
+            return Err(SimulationError(format!(
+                "the run is at {} of {}; run it to the end before asking for results",
+                self.world.now(),
+                self.world.end()
+            )));
+        }
+        self.world
+            .check_conservation()
+            .map_err(|e| SimulationError(format!("conservation check failed: {e}")))?;
+        Ok(results::result_value(&self.world, &self.scenario.name, self.scenario.run.seed, &self.scenario_hash()))
+    }
+}

@@ -1,0 +1,39 @@
+//! Runs a scenario file and prints its summary; used for profiling without Python.
+//!
+//! `cargo run --release --example run -- FILE.toml [PATH=JSON ...]`
+
+use ccsim_scenario::{Adjustments, Format, Run};
+use std::time::Instant;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let Some(file) = args.next() else {
+        eprintln!("usage: run FILE.toml [PATH=JSON ...]");
+        std::process::exit(2);
+    };
+    let overrides = args
+        .map(|a| {
+            let (p, v) = a.split_once('=').expect("PATH=VALUE");
+            let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
+            (p.to_string(), v)
+        })
+        .collect();
+    let text = std::fs::read_to_string(&file).expect("readable file");
+    let adj = Adjustments { overrides, ..Default::default() };
+    let mut run = Run::from_text(&text, Format::Toml, &adj).unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(2)
+    });
+    let t = Instant::now();
+    run.run_to_end();
+    let wall = t.elapsed().as_secs_f64();
+    let mut v = run.finish().expect("run completes");
+    let o = v.as_object_mut().unwrap();
+    o.remove("series");
+    o.remove("vcs");
+    o.insert("wall_s".into(), wall.into());
+    let hops = o["cell_hops"].as_f64().unwrap();
+    let ev = o["events"].as_f64().unwrap();
+    eprintln!("{:.3} s wall, {:.2} M events/s, {:.2} M cell-hops/s, {:.1} ns/cell-hop", wall, ev / wall / 1e6, hops / wall / 1e6, wall * 1e9 / hops);
+    println!("{}", serde_json::to_string_pretty(&v).unwrap());
+}

@@ -1,0 +1,209 @@
+//! Turns a validated scenario into a `World`.
+//!
+//! Every link is full duplex: two ports, one per direction. Each source has its own host with
+//! an access link to the first switch of its route, and its destination its own host with an
+//! egress link from the last switch (abr.md §14.0: every S and D has its own access link).
+
+use crate::types::{AlgorithmSpec, EfciModeSpec, LoadAveragingSpec, Scenario, SourceSpec};
+use crate::units::{Duration, Rate};
+use ccsim_engine::{SimDuration, SimTime};
+use ccsim_model::abr::switch::{AnyAbrSwitch, Efci, EfciMode, EfciParams, Erica, EricaParams, LoadAveraging};
+use ccsim_model::abr::AbrParams;
+use ccsim_model::{MeasureSpec, NodeId, NodeKind, PortId, PortSpec, VcSpec, World, WorldBuilder};
+use std::collections::HashMap;
+
+/// The (source, destination) names of each member of a source group.
+pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
+    (1..=s.count)
+        .map(|i| {
+            let name = if s.count == 1 { s.name.clone() } else { format!("{}{}", s.name, i) };
+            let dest = match &s.destination {
+                Some(d) if s.count == 1 => d.clone(),
+                Some(d) => format!("{d}{i}"),
+                None => default_destination(&name),
+            };
+            (name, dest)
+        })
+        .collect()
+}
+
+/// `S12` → `D12`; `A1` → `DA1`.
+fn default_destination(source: &str) -> String {
+    match source.strip_prefix('S') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => format!("D{rest}"),
+        _ => format!("D{source}"),
+    }
+}
+
+/// SONET payload of an OC-3 (abr.md §1).
+fn effective_rate(r: Rate, sonet: bool) -> u64 {
+    if sonet && (r.bps() - 155.52e6).abs() < 1.0 {
+        149_760_000
+    } else {
+        r.bps().round().max(1.0) as u64
+    }
+}
+
+pub fn scheme(spec: &AlgorithmSpec, link_rate: f64, n_vcs: usize) -> AnyAbrSwitch {
+    match spec {
+        AlgorithmSpec::Erica(e) => AnyAbrSwitch::Erica(Erica::new(
+            EricaParams {
+                target_utilization: e.target_utilization,
+                delta: e.delta,
+                interval: e.interval.0,
+                interval_cells: e.interval_cells,
+                max_min_fix: e.max_min_fix,
+                fairshare_first: e.fairshare_first,
+                one_feedback_per_interval: e.one_feedback_per_interval,
+                bidirectional_counting: e.bidirectional_counting,
+                avg_n_active: e.avg_n_active,
+                n_active_decay: e.n_active_decay,
+                immediate_fair_share: e.immediate_fair_share,
+                load_averaging: match e.load_averaging {
+                    LoadAveragingSpec::None => LoadAveraging::None,
+                    LoadAveragingSpec::Separate => LoadAveraging::Separate,
+                    LoadAveragingSpec::Z => LoadAveraging::Z,
+                },
+                load_alpha: e.load_alpha,
+            },
+            link_rate,
+            n_vcs,
+        )),
+        AlgorithmSpec::Efci(e) => AnyAbrSwitch::Efci(Efci::new(EfciParams {
+            mode: match e.mode {
+                EfciModeSpec::Efci => EfciMode::Efci,
+                EfciModeSpec::RelativeRate => EfciMode::RelativeRate,
+            },
+            q_hi: e.q_hi,
+            q_lo: e.q_lo,
+        })),
+    }
+}
+
+/// TM 4.0 defaults where the scenario is silent; PCR defaults to the access link's rate.
+fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64) -> AbrParams {
+    let pcr = a.pcr.map_or(access_rate_bps as f64 / ccsim_model::CELL_BITS as f64, |r| r.cells_per_s());
+    let d = AbrParams::tm4_defaults(pcr);
+    AbrParams {
+        pcr,
+        mcr: a.mcr.map_or(d.mcr, |r| r.cells_per_s()),
+        icr: a.icr.map_or(d.icr, |r| r.cells_per_s()),
+        rif: a.rif.unwrap_or(d.rif),
+        rdf: a.rdf.unwrap_or(d.rdf),
+        nrm: a.nrm.unwrap_or(d.nrm),
+        mrm: a.mrm.unwrap_or(d.mrm),
+        trm: a.trm.map_or(d.trm, |t| t.0),
+        adtf: a.adtf.map_or(d.adtf, |t| t.0),
+        tbe: a.tbe.unwrap_or(d.tbe),
+        frtt: a.frtt.map_or(d.frtt, |t| t.0),
+        cdf: a.cdf.unwrap_or(d.cdf),
+        tcr: a.tcr.map_or(d.tcr, |r| r.cells_per_s()),
+    }
+}
+
+struct Builder<'a> {
+    s: &'a Scenario,
+    b: WorldBuilder,
+    nodes: HashMap<String, NodeId>,
+    /// (from switch, to switch) → port.
+    trunk: HashMap<(String, String), PortId>,
+}
+
+impl Builder<'_> {
+    fn switch_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
+        let sw = self.s.switch.iter().find(|w| w.name == from).expect("validated");
+        let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
+        let n_vcs = self.b.n_vcs();
+        let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
+        self.b.add_port(PortSpec {
+            name,
+            link_name: link,
+            from: self.nodes[from],
+            to,
+            rate_bps: rate,
+            delay,
+            buffer_cells: sw.buffer.unwrap_or(self.s.defaults.buffer).0,
+            scheme: Some(scheme(alg, cell_rate, n_vcs)),
+        })
+    }
+
+    fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
+        self.b.add_port(PortSpec {
+            name,
+            link_name: link,
+            from,
+            to,
+            rate_bps: rate,
+            delay,
+            buffer_cells: self.s.defaults.host_buffer.0,
+            scheme: None,
+        })
+    }
+}
+
+pub fn build(s: &Scenario) -> World {
+    let n_vcs: usize = s.source.iter().map(|x| x.count as usize).sum();
+    let mut w = Builder { s, b: WorldBuilder::new(n_vcs), nodes: HashMap::new(), trunk: HashMap::new() };
+    for sw in &s.switch {
+        let id = w.b.add_node(sw.name.clone(), NodeKind::Switch);
+        w.nodes.insert(sw.name.clone(), id);
+    }
+    let sonet = s.defaults.sonet_payload;
+    for l in &s.link {
+        let (a, b) = (&l.between[0], &l.between[1]);
+        let link = l.name.clone().unwrap_or_else(|| format!("{a}-{b}"));
+        let rate = effective_rate(l.rate.unwrap_or(s.defaults.link_rate), sonet);
+        let delay = l.delay.unwrap_or(s.defaults.link_delay).0;
+        for (x, y) in [(a, b), (b, a)] {
+            let to = w.nodes[y.as_str()];
+            let p = w.switch_port(format!("{x}->{y}"), link.clone(), x, to, rate, delay);
+            w.trunk.insert((x.clone(), y.clone()), p);
+        }
+    }
+    let end = SimTime::ZERO + s.run.duration.0;
+    for src in &s.source {
+        let access_rate = effective_rate(src.access.rate.unwrap_or(s.defaults.link_rate), sonet);
+        let params = abr_params(&src.abr.over(&s.defaults.abr), access_rate);
+        let access_delay = src.access.delay.unwrap_or(s.defaults.link_delay).0;
+        let egress_rate = effective_rate(src.egress.rate.unwrap_or(s.defaults.link_rate), sonet);
+        let egress_delay = src.egress.delay.unwrap_or(s.defaults.link_delay).0;
+        let first = &src.route[0];
+        let last = src.route.last().expect("validated non-empty");
+        for (k, (name, dest)) in member_names(src).into_iter().enumerate() {
+            let host = w.b.add_node(name.clone(), NodeKind::Host);
+            let dhost = w.b.add_node(dest.clone(), NodeKind::Host);
+            let mut fwd = Vec::new();
+            let mut rev = Vec::new();
+            let access = format!("{name}-{first}");
+            fwd.push(w.host_port(format!("{name}->{first}"), access.clone(), host, w.nodes[first.as_str()], access_rate, access_delay));
+            rev.push(w.switch_port(format!("{first}->{name}"), access, first, host, access_rate, access_delay));
+            for hop in src.route.windows(2) {
+                fwd.push(w.trunk[&(hop[0].clone(), hop[1].clone())]);
+                rev.push(w.trunk[&(hop[1].clone(), hop[0].clone())]);
+            }
+            let egress = format!("{last}-{dest}");
+            fwd.push(w.switch_port(format!("{last}->{dest}"), egress.clone(), last, dhost, egress_rate, egress_delay));
+            rev.push(w.host_port(format!("{dest}->{last}"), egress, dhost, w.nodes[last.as_str()], egress_rate, egress_delay));
+            let start = src.start.0 + SimDuration::from_ps(src.start_step.0.as_ps().saturating_mul(k as u64));
+            w.b.add_vc(VcSpec {
+                name,
+                dest_name: dest,
+                fwd_ports: fwd,
+                rev_ports: rev,
+                params: params.clone(),
+                start: SimTime::ZERO + start,
+                stop: src.stop.map_or(SimTime::MAX, |t| SimTime::ZERO + t.0),
+            });
+        }
+    }
+    let window_start = s.run.measure_from.unwrap_or(Duration(SimDuration::from_ps(s.run.duration.0.as_ps() / 2)));
+    w.b.build(MeasureSpec {
+        interval: s.measure.interval.0,
+        window_start: SimTime::ZERO + window_start.0,
+        end,
+        acr: s.measure.acr,
+        queue: s.measure.queue,
+        received: s.measure.received,
+        utilization: s.measure.utilization,
+    })
+}

@@ -1,0 +1,218 @@
+//! From text to a validated scenario: parse (TOML or JSON) → apply the scheme swap and
+//! `--set` overrides on the untyped tree → deserialize with field paths → validate.
+
+use crate::error::ScenarioError;
+use crate::types::{AlgorithmSpec, Scenario};
+use crate::validate::validate;
+use serde_json::Value;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+}
+
+impl std::str::FromStr for Format {
+    type Err = ScenarioError;
+    fn from_str(s: &str) -> Result<Self, ScenarioError> {
+        match s {
+            "toml" => Ok(Format::Toml),
+            "json" => Ok(Format::Json),
+            _ => Err(ScenarioError::new("", format!("unknown scenario format '{s}' (toml or json)"))),
+        }
+    }
+}
+
+/// Everything that may change a scenario on its way in.
+#[derive(Clone, Debug, Default)]
+pub struct Adjustments {
+    /// `(path, JSON value)` pairs, applied in order after the scheme swap.
+    pub overrides: Vec<(String, Value)>,
+    /// Swap the ABR algorithm at every switch (`--scheme`).
+    pub scheme: Option<String>,
+    pub seed: Option<u64>,
+}
+
+pub fn parse_tree(text: &str, format: Format) -> Result<Value, ScenarioError> {
+    match format {
+        Format::Json => serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("invalid JSON: {e}"))),
+        Format::Toml => {
+            toml::from_str::<Value>(text).map_err(|e| ScenarioError::new("", format!("invalid TOML: {}", e.message())))
+        }
+    }
+}
+
+/// Parses, adjusts and validates a scenario.
+pub fn load(text: &str, format: Format, adj: &Adjustments) -> Result<Scenario, ScenarioError> {
+    let mut tree = parse_tree(text, format)?;
+    adjust(&mut tree, adj)?;
+    from_tree(tree)
+}
+
+pub fn from_tree(tree: Value) -> Result<Scenario, ScenarioError> {
+    if !tree.is_object() {
+        return Err(ScenarioError::new("", "a scenario must be a table/object at the top level"));
+    }
+    let scenario: Scenario = serde_path_to_error::deserialize(tree).map_err(|e| {
+        let path = e.path().to_string();
+        ScenarioError::new(path, clean_serde_message(&e.inner().to_string()))
+    })?;
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+/// serde's messages end with "at line 1 column 2" for JSON; paths already say where.
+fn clean_serde_message(m: &str) -> String {
+    match m.find(" at line ") {
+        Some(i) => m[..i].to_string(),
+        None => m.to_string(),
+    }
+}
+
+pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<(), ScenarioError> {
+    if let Some(scheme) = &adj.scheme {
+        swap_scheme(tree, scheme)?;
+    }
+    for (path, value) in &adj.overrides {
+        let path = match path.as_str() {
+            "duration" => "run.duration",
+            "seed" => "run.seed",
+            p => p,
+        };
+        set_path(tree, path, value.clone())?;
+    }
+    if let Some(seed) = adj.seed {
+        set_path(tree, "run.seed", Value::from(seed))?;
+    }
+    Ok(())
+}
+
+/// Sets the algorithm of `defaults` and of every switch to `{type = scheme}` merged with the
+/// scenario's `schemes.<scheme>` settings.
+fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
+    if !AlgorithmSpec::NAMES.contains(&scheme) {
+        return Err(ScenarioError::new(
+            "scheme",
+            format!("unknown ABR switch scheme '{scheme}' (one of {})", AlgorithmSpec::NAMES.join(", ")),
+        ));
+    }
+    let mut alg = tree
+        .get("schemes")
+        .and_then(|s| s.get(scheme))
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Default::default()));
+    let Some(obj) = alg.as_object_mut() else {
+        return Err(ScenarioError::new(format!("schemes.{scheme}"), "must be a table of settings"));
+    };
+    obj.insert("type".into(), Value::from(scheme));
+    set_path(tree, "defaults.algorithm", alg.clone())?;
+    if let Some(switches) = tree.get_mut("switch").and_then(|s| s.as_array_mut()) {
+        for sw in switches {
+            if let Some(o) = sw.as_object_mut() {
+                if o.contains_key("algorithm") {
+                    o.insert("algorithm".into(), alg.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn parse_path(path: &str) -> Result<Vec<Step>, ScenarioError> {
+    let bad = |why: &str| ScenarioError::new(path, format!("bad override path: {why}"));
+    let mut steps = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if key.is_empty() && steps.is_empty() {
+            return Err(bad("empty field name"));
+        }
+        if !key.is_empty() {
+            steps.push(Step::Key(key.to_string()));
+        }
+        while !rest.is_empty() {
+            let close = rest.find(']').ok_or_else(|| bad("missing ']'"))?;
+            let idx = rest[1..close].parse::<usize>().map_err(|_| bad("index must be a whole number"))?;
+            steps.push(Step::Index(idx));
+            rest = &rest[close + 1..];
+            if !rest.is_empty() && !rest.starts_with('[') {
+                return Err(bad("unexpected text after ']'"));
+            }
+        }
+    }
+    if steps.is_empty() {
+        return Err(bad("empty"));
+    }
+    Ok(steps)
+}
+
+/// Sets `a.b[2].c = value`, creating missing tables on the way (never missing list entries).
+pub fn set_path(tree: &mut Value, path: &str, value: Value) -> Result<(), ScenarioError> {
+    let steps = parse_path(path)?;
+    let mut cur = tree;
+    let mut walked = String::new();
+    for (i, step) in steps.iter().enumerate() {
+        let last = i + 1 == steps.len();
+        match step {
+            Step::Key(k) => {
+                if cur.is_null() {
+                    *cur = Value::Object(Default::default());
+                }
+                let obj = cur
+                    .as_object_mut()
+                    .ok_or_else(|| ScenarioError::new(walked.clone(), format!("is not a table, cannot set '{k}'")))?;
+                if !walked.is_empty() {
+                    walked.push('.');
+                }
+                walked.push_str(k);
+                if last {
+                    obj.insert(k.clone(), value);
+                    return Ok(());
+                }
+                cur = obj.entry(k.clone()).or_insert(Value::Null);
+            }
+            Step::Index(n) => {
+                let arr = cur
+                    .as_array_mut()
+                    .ok_or_else(|| ScenarioError::new(walked.clone(), "is not a list, cannot index it"))?;
+                let len = arr.len();
+                walked.push_str(&format!("[{n}]"));
+                let slot = arr
+                    .get_mut(*n)
+                    .ok_or_else(|| ScenarioError::new(walked.clone(), format!("index out of range ({len} entries)")))?;
+                if last {
+                    *slot = value;
+                    return Ok(());
+                }
+                cur = slot;
+            }
+        }
+    }
+    unreachable!("the last step returns")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn set_path_creates_tables_and_indexes_lists() {
+        let mut t = json!({"source": [{"name": "a"}, {"name": "b"}]});
+        set_path(&mut t, "source[1].abr.icr", json!("5Mbps")).unwrap();
+        set_path(&mut t, "run.duration", json!("1s")).unwrap();
+        assert_eq!(t["source"][1]["abr"]["icr"], "5Mbps");
+        assert_eq!(t["run"]["duration"], "1s");
+        let e = set_path(&mut t, "source[5].name", json!("x")).unwrap_err();
+        assert_eq!(e.path, "source[5]");
+        assert!(e.message.contains("out of range"));
+        assert!(set_path(&mut t, "source[x].name", json!(1)).is_err());
+    }
+}

@@ -1,0 +1,112 @@
+//! The result of a run as one JSON value: the summary contract for scripts plus columnar
+//! time series and per-VC totals that the Python layer turns into DataFrames.
+
+use ccsim_model::{cells_to_mbps, Series, World};
+use serde_json::{json, Map, Value};
+
+fn series(s: &Series, key_name: &str, names: &[String], value_name: &str) -> Value {
+    let keys: Vec<&str> = s.key.iter().map(|&k| names[k as usize].as_str()).collect();
+    let mut m = Map::new();
+    m.insert("time_s".into(), json!(s.time_s));
+    m.insert(key_name.into(), json!(keys));
+    m.insert(value_name.into(), json!(s.value));
+    Value::Object(m)
+}
+
+pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str) -> Value {
+    let r = world.report();
+    let sources: Vec<Value> = r
+        .vcs
+        .iter()
+        .map(|v| {
+            json!({
+                "name": v.name,
+                "destination": v.dest_name,
+                "acr_mbps": cells_to_mbps(v.acr),
+                "final_acr_mbps": cells_to_mbps(v.final_acr),
+                "rate_mbps": cells_to_mbps(v.rate),
+                "maxmin_mbps": cells_to_mbps(v.maxmin),
+                "cells_sent": v.books.data_sent,
+                "cells_received": v.books.data_delivered,
+                "cells_dropped": v.books.data_dropped,
+                "clr": v.clr,
+                "window_clr": v.window_clr,
+            })
+        })
+        .collect();
+    let ports: Vec<Value> = r
+        .ports
+        .iter()
+        .filter(|p| p.at_switch)
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "link": p.link,
+                "mean_queue_cells": p.mean_queue,
+                "max_queue_cells": p.max_queue,
+                "max_queue_cells_run": p.max_queue_run,
+                "drops": p.drops,
+            })
+        })
+        .collect();
+    let links: Vec<Value> = r
+        .ports
+        .iter()
+        .map(|p| {
+            json!({
+                "name": format!("{} ({}->{})", p.link, p.from, p.to),
+                "link": p.link,
+                "from": p.from,
+                "to": p.to,
+                "rate_mbps": p.rate_bps as f64 / 1e6,
+                "utilization": p.utilization,
+            })
+        })
+        .collect();
+    let vc_names: Vec<String> = world.vcs.iter().map(|v| v.name.clone()).collect();
+    let port_names: Vec<String> = world.ports.iter().map(|p| p.name.clone()).collect();
+    let col = |f: &dyn Fn(&ccsim_model::world::VcReport) -> Value| -> Value {
+        Value::Array(r.vcs.iter().map(f).collect())
+    };
+    let vcs = json!({
+        "name": col(&|v| json!(v.name)),
+        "destination": col(&|v| json!(v.dest_name)),
+        "data_sent": col(&|v| json!(v.books.data_sent)),
+        "data_delivered": col(&|v| json!(v.books.data_delivered)),
+        "data_dropped": col(&|v| json!(v.books.data_dropped)),
+        "fwd_sent": col(&|v| json!(v.books.fwd_sent)),
+        "fwd_delivered": col(&|v| json!(v.books.fwd_delivered)),
+        "fwd_dropped": col(&|v| json!(v.books.fwd_dropped)),
+        "fwd_in_flight": col(&|v| json!(v.in_flight_fwd)),
+        "bwd_sent": col(&|v| json!(v.books.bwd_sent)),
+        "bwd_delivered": col(&|v| json!(v.books.bwd_delivered)),
+        "bwd_dropped": col(&|v| json!(v.books.bwd_dropped)),
+        "bwd_in_flight": col(&|v| json!(v.in_flight_bwd)),
+        "frm_sent": col(&|v| json!(v.frm_sent)),
+        "oor_frm_sent": col(&|v| json!(v.oor_frm_sent)),
+        "brm_received": col(&|v| json!(v.brm_received)),
+        "clr": col(&|v| json!(v.clr)),
+    });
+    json!({
+        "scenario": scenario_name,
+        "seed": seed,
+        "sim_time_s": world.now().as_secs_f64(),
+        "events": world.events(),
+        "cell_hops": world.cell_hops(),
+        "fingerprint": world.fingerprint().hex(),
+        "scenario_hash": scenario_hash,
+        "window_s": [r.window.0.as_secs_f64(), r.window.1.as_secs_f64()],
+        "fairness_index": r.fairness_index,
+        "conservation_ok": world.check_conservation().is_ok(),
+        "sources": sources,
+        "ports": ports,
+        "links": links,
+        "series": {
+            "acr": series(&world.rec.acr, "source", &vc_names, "acr_mbps"),
+            "queue": series(&world.rec.queue, "port", &port_names, "queue_cells"),
+            "received": series(&world.rec.received, "source", &vc_names, "cells"),
+            "utilization": series(&world.rec.utilization, "link", &port_names, "utilization"),
+        },
+        "vcs": vcs,
+    })
+}

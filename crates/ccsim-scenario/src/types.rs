@@ -1,0 +1,344 @@
+//! The scenario schema: serde types with unknown keys rejected and defaults declared once.
+//!
+//! The same structure is read from TOML files, from JSON, and from Python dicts (sent as
+//! JSON). A JSON Schema is generated from these types (`ccsim schema`).
+
+use crate::units::{Cells, Duration, Rate};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn default_name() -> String {
+    "unnamed".into()
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Scenario name, `<paper>/<scenario>` for presets.
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// One paragraph: what the scenario is, where it comes from, what is reconstructed.
+    #[serde(default)]
+    pub description: String,
+    pub run: RunSpec,
+    #[serde(default)]
+    pub defaults: Defaults,
+    /// Per-scheme settings used when `--scheme NAME` swaps the algorithm at every switch:
+    /// `schemes.erica = { target_utilization = 0.9 }`.
+    #[serde(default)]
+    pub schemes: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+    #[serde(default)]
+    pub switch: Vec<SwitchSpec>,
+    #[serde(default)]
+    pub link: Vec<LinkSpec>,
+    #[serde(default)]
+    pub source: Vec<SourceSpec>,
+    #[serde(default)]
+    pub measure: MeasureSpec,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// Simulated time to run.
+    pub duration: Duration,
+    /// Seed of every random stream.
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Replication index, mixed into every random stream.
+    #[serde(default)]
+    pub replication: u64,
+    /// Start of the measurement window for summary numbers (default: half the duration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure_from: Option<Duration>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    #[serde(default = "Defaults::link_rate")]
+    pub link_rate: Rate,
+    #[serde(default = "Defaults::link_delay")]
+    pub link_delay: Duration,
+    /// Replace 155.52 Mb/s by its SONET payload 149.76 Mb/s on every link (abr.md §1).
+    #[serde(default)]
+    pub sonet_payload: bool,
+    /// Buffer of every switch output port.
+    #[serde(default = "Defaults::buffer")]
+    pub buffer: Cells,
+    /// Buffer of host adapters (source and destination NICs); large, so hosts never drop.
+    #[serde(default = "Defaults::host_buffer")]
+    pub host_buffer: Cells,
+    /// ABR switch algorithm of every switch that does not set its own.
+    #[serde(default = "Defaults::algorithm")]
+    pub algorithm: AlgorithmSpec,
+    /// ABR source parameters of every source, overridable per source.
+    #[serde(default)]
+    pub abr: AbrSpec,
+}
+
+impl Defaults {
+    fn link_rate() -> Rate {
+        Rate(155.52e6)
+    }
+    fn link_delay() -> Duration {
+        "5us".parse().expect("valid")
+    }
+    fn buffer() -> Cells {
+        Cells(1000)
+    }
+    fn host_buffer() -> Cells {
+        Cells(1_000_000)
+    }
+    fn algorithm() -> AlgorithmSpec {
+        AlgorithmSpec::Erica(EricaSpec::default())
+    }
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        serde_json::from_str("{}").expect("all fields have defaults")
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchSpec {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<Cells>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<AlgorithmSpec>,
+}
+
+/// A full-duplex link between two switches.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub between: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Duration>,
+}
+
+/// Rate and delay of a host's own link to its switch.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccessSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Duration>,
+}
+
+/// A greedy persistent ABR source (or a group of `count` identical ones).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    /// Name; with `count > 1` the sources are named `<name>1 … <name>N`.
+    pub name: String,
+    #[serde(default = "one_u32")]
+    pub count: u32,
+    /// Switches crossed, in order. The source's host attaches to the first, its destination
+    /// to the last.
+    pub route: Vec<String>,
+    /// Destination name (default: `D` + the source's name without a leading `S`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    #[serde(default)]
+    pub start: Duration,
+    /// Extra start delay of each further member of a group (one-at-a-time arrivals).
+    #[serde(default)]
+    pub start_step: Duration,
+    /// When the source stops sending (default: never).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Duration>,
+    /// Overrides of `defaults.abr`.
+    #[serde(default)]
+    pub abr: AbrSpec,
+    /// Source host to first switch (default: `defaults.link_rate` / `link_delay`).
+    #[serde(default)]
+    pub access: AccessSpec,
+    /// Last switch to destination host.
+    #[serde(default)]
+    pub egress: AccessSpec,
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+/// TM 4.0 source parameters (abr.md §3); anything unset takes the TM 4.0 default
+/// (PCR: the access link's rate; ICR: PCR).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AbrSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcr: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icr: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcr: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rif: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rdf: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nrm: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mrm: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trm: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adtf: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tbe: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frtt: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cdf: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcr: Option<Rate>,
+}
+
+impl AbrSpec {
+    /// Fields set here win over `base`.
+    pub fn over(&self, base: &AbrSpec) -> AbrSpec {
+        AbrSpec {
+            pcr: self.pcr.or(base.pcr),
+            icr: self.icr.or(base.icr),
+            mcr: self.mcr.or(base.mcr),
+            rif: self.rif.or(base.rif),
+            rdf: self.rdf.or(base.rdf),
+            nrm: self.nrm.or(base.nrm),
+            mrm: self.mrm.or(base.mrm),
+            trm: self.trm.or(base.trm),
+            adtf: self.adtf.or(base.adtf),
+            tbe: self.tbe.or(base.tbe),
+            frtt: self.frtt.or(base.frtt),
+            cdf: self.cdf.or(base.cdf),
+            tcr: self.tcr.or(base.tcr),
+        }
+    }
+}
+
+/// The ABR switch algorithm of a port, chosen by `type`.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AlgorithmSpec {
+    Erica(EricaSpec),
+    Efci(EfciSpec),
+}
+
+impl AlgorithmSpec {
+    pub const NAMES: [&'static str; 2] = ["erica", "efci"];
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct EricaSpec {
+    /// Target utilisation U of the ABR capacity (0.95 LAN, 0.90 WAN in seed 003).
+    pub target_utilization: f64,
+    /// Underload band δ of the max-min fix (seed 003: 0.2).
+    pub delta: f64,
+    /// Averaging interval by time, t_AI.
+    pub interval: Duration,
+    /// Averaging interval by ABR input cells, N_AI (0: by time only).
+    pub interval_cells: u32,
+    pub max_min_fix: bool,
+    pub fairshare_first: bool,
+    pub one_feedback_per_interval: bool,
+    pub bidirectional_counting: bool,
+    pub avg_n_active: bool,
+    /// [RECON] decay of an unseen VC's share of the active count.
+    pub n_active_decay: f64,
+    pub immediate_fair_share: bool,
+    /// `none`, `separate` (method 1) or `z` (method 2).
+    pub load_averaging: LoadAveragingSpec,
+    /// [RECON] weight of the newest load sample.
+    pub load_alpha: f64,
+}
+
+impl Default for EricaSpec {
+    fn default() -> Self {
+        EricaSpec {
+            target_utilization: 0.95,
+            delta: 0.2,
+            interval: "1ms".parse().expect("valid"),
+            interval_cells: 50,
+            max_min_fix: true,
+            fairshare_first: true,
+            one_feedback_per_interval: true,
+            bidirectional_counting: false,
+            avg_n_active: false,
+            n_active_decay: 0.9,
+            immediate_fair_share: false,
+            load_averaging: LoadAveragingSpec::None,
+            load_alpha: 0.8,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadAveragingSpec {
+    None,
+    Separate,
+    Z,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct EfciSpec {
+    /// `efci` marks data cells; `relative_rate` sets CI/NI in backward RM cells.
+    pub mode: EfciModeSpec,
+    /// [RECON] queue length at which the port is congested.
+    pub q_hi: u32,
+    /// [RECON] queue length below which it is not.
+    pub q_lo: u32,
+}
+
+impl Default for EfciSpec {
+    fn default() -> Self {
+        EfciSpec { mode: EfciModeSpec::Efci, q_hi: 100, q_lo: 50 }
+    }
+}
+
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EfciModeSpec {
+    Efci,
+    RelativeRate,
+}
+
+/// What to record as time series.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct MeasureSpec {
+    /// Sampling period of the time series ("0s" turns them off).
+    pub interval: Duration,
+    pub acr: bool,
+    pub queue: bool,
+    pub received: bool,
+    pub utilization: bool,
+}
+
+impl Default for MeasureSpec {
+    fn default() -> Self {
+        MeasureSpec {
+            interval: "100us".parse().expect("valid"),
+            acr: true,
+            queue: true,
+            received: true,
+            utilization: true,
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Semantic checks that serde cannot express. Each error names the field and the rule.
+
+use crate::error::ScenarioError;
+use crate::types::{AbrSpec, AlgorithmSpec, Scenario};
+use crate::units::Rate;
+use std::collections::{HashMap, HashSet};
+
+type R = Result<(), ScenarioError>;
+
+fn err(path: impl Into<String>, msg: impl Into<String>) -> R {
+    Err(ScenarioError::new(path, msg))
+}
+
+pub fn validate(s: &Scenario) -> R {
+    if s.run.duration.0.is_zero() {
+        return err("run.duration", "must be > 0");
+    }
+    if let Some(m) = s.run.measure_from {
+        if m.0 >= s.run.duration.0 {
+            return err("run.measure_from", format!("must be before the end of the run ({})", s.run.duration));
+        }
+    }
+    if s.defaults.link_rate.bps() < 1.0 {
+        return err("defaults.link_rate", "must be > 0");
+    }
+    if s.defaults.buffer.0 == 0 {
+        return err("defaults.buffer", "must be at least 1 cell");
+    }
+    if s.defaults.host_buffer.0 == 0 {
+        return err("defaults.host_buffer", "must be at least 1 cell");
+    }
+    algorithm("defaults.algorithm", &s.defaults.algorithm)?;
+    abr("defaults.abr", &s.defaults.abr, None, s.defaults.link_rate)?;
+
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut claim = |name: &str, path: String| -> R {
+        if name.trim().is_empty() {
+            return err(path, "must not be empty");
+        }
+        if let Some(prev) = names.get(name) {
+            return err(path, format!("duplicate name '{name}' (already used by {prev})"));
+        }
+        names.insert(name.to_string(), path);
+        Ok(())
+    };
+    // Switch names first, so that a host named like a switch is reported at the host.
+    let mut switches = HashSet::new();
+    for (i, sw) in s.switch.iter().enumerate() {
+        claim(&sw.name, format!("switch[{i}].name"))?;
+        switches.insert(sw.name.as_str());
+        if sw.buffer.is_some_and(|b| b.0 == 0) {
+            return err(format!("switch[{i}].buffer"), "must be at least 1 cell");
+        }
+        if let Some(a) = &sw.algorithm {
+            algorithm(&format!("switch[{i}].algorithm"), a)?;
+        }
+    }
+    let mut linked: HashSet<(&str, &str)> = HashSet::new();
+    for (i, l) in s.link.iter().enumerate() {
+        let p = format!("link[{i}]");
+        if l.between.len() != 2 {
+            return err(format!("{p}.between"), "must name exactly two switches");
+        }
+        let (a, b) = (l.between[0].as_str(), l.between[1].as_str());
+        for (k, end) in [a, b].iter().enumerate() {
+            if !switches.contains(end) {
+                return err(format!("{p}.between[{k}]"), format!("unknown switch '{end}'"));
+            }
+        }
+        if a == b {
+            return err(format!("{p}.between"), "a link must join two different switches");
+        }
+        if !linked.insert((a, b)) || !linked.insert((b, a)) {
+            return err(format!("{p}.between"), format!("duplicate link between '{a}' and '{b}'"));
+        }
+        if let Some(name) = &l.name {
+            claim(name, format!("{p}.name"))?;
+        }
+        if l.rate.is_some_and(|r| r.bps() < 1.0) {
+            return err(format!("{p}.rate"), "must be > 0");
+        }
+    }
+    if s.source.is_empty() {
+        return err("source", "a scenario needs at least one source");
+    }
+    for (i, src) in s.source.iter().enumerate() {
+        let p = format!("source[{i}]");
+        if src.count == 0 {
+            return err(format!("{p}.count"), "must be at least 1");
+        }
+        if src.route.is_empty() {
+            return err(format!("{p}.route"), "must name at least one switch");
+        }
+        let mut seen = HashSet::new();
+        for (k, sw) in src.route.iter().enumerate() {
+            if !switches.contains(sw.as_str()) {
+                return err(format!("{p}.route[{k}]"), format!("unknown switch '{sw}'"));
+            }
+            if !seen.insert(sw) {
+                return err(format!("{p}.route[{k}]"), format!("switch '{sw}' appears twice (routes must be loop-free)"));
+            }
+            if k > 0 && !linked.contains(&(src.route[k - 1].as_str(), sw.as_str())) {
+                return err(
+                    format!("{p}.route[{k}]"),
+                    format!("no link between '{}' and '{sw}'", src.route[k - 1]),
+                );
+            }
+        }
+        for (name, dest) in crate::build::member_names(src) {
+            claim(&name, format!("{p}.name"))?;
+            claim(&dest, format!("{p}.destination"))?;
+        }
+        if let Some(stop) = src.stop {
+            if stop <= src.start {
+                return err(format!("{p}.stop"), "must be after start");
+            }
+        }
+        for (k, acc) in [("access", &src.access), ("egress", &src.egress)] {
+            if acc.rate.is_some_and(|r| r.bps() < 1.0) {
+                return err(format!("{p}.{k}.rate"), "must be > 0");
+            }
+        }
+        let access = src.access.rate.unwrap_or(s.defaults.link_rate);
+        abr(&format!("{p}.abr"), &src.abr.over(&s.defaults.abr), Some(&src.abr), access)?;
+    }
+    if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
+        return err("measure.interval", "must be 0 (off) or at least 1us");
+    }
+    for (name, settings) in &s.schemes {
+        if !AlgorithmSpec::NAMES.contains(&name.as_str()) {
+            return err(format!("schemes.{name}"), format!("unknown scheme (one of {})", AlgorithmSpec::NAMES.join(", ")));
+        }
+        let mut t = settings.clone();
+        t.insert("type".into(), serde_json::Value::from(name.as_str()));
+        let a: AlgorithmSpec = serde_path_to_error::deserialize(serde_json::Value::Object(t))
+            .map_err(|e| ScenarioError::new(format!("schemes.{name}.{}", e.path()), e.inner().to_string()))?;
+        algorithm(&format!("schemes.{name}"), &a)?;
+    }
+    Ok(())
+}
+
+fn algorithm(p: &str, a: &AlgorithmSpec) -> R {
+    match a {
+        AlgorithmSpec::Erica(e) => {
+            if !(e.target_utilization > 0.0 && e.target_utilization <= 1.0) {
+                return err(format!("{p}.target_utilization"), "must be in (0, 1]");
+            }
+            if !(e.delta >= 0.0) {
+                return err(format!("{p}.delta"), "must be >= 0");
+            }
+            if e.interval.0.is_zero() {
+                return err(format!("{p}.interval"), "must be > 0");
+            }
+            if !(e.n_active_decay >= 0.0 && e.n_active_decay <= 1.0) {
+                return err(format!("{p}.n_active_decay"), "must be in [0, 1]");
+            }
+            if !(e.load_alpha > 0.0 && e.load_alpha <= 1.0) {
+                return err(format!("{p}.load_alpha"), "must be in (0, 1]");
+            }
+        }
+        AlgorithmSpec::Efci(e) => {
+            if e.q_lo > e.q_hi {
+                return err(format!("{p}.q_lo"), format!("must not exceed q_hi ({})", e.q_hi));
+            }
+            if e.q_hi == 0 {
+                return err(format!("{p}.q_hi"), "must be at least 1 cell");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks the effective parameters; `own` tells which fields the source set itself, so an
+/// error points at the field that was actually written.
+fn abr(p: &str, a: &AbrSpec, own: Option<&AbrSpec>, default_pcr: Rate) -> R {
+    let at = |field: &str, set_here: bool| {
+        if own.is_none() || set_here {
+            format!("{p}.{field}")
+        } else {
+            format!("{p}.{field} (from defaults.abr)")
+        }
+    };
+    let here = |f: fn(&AbrSpec) -> bool| own.map_or(true, f);
+    {
+        let pcr = a.pcr.unwrap_or(default_pcr);
+        if pcr.bps() <= 0.0 {
+            return err(at("pcr", here(|o| o.pcr.is_some())), "must be > 0");
+        }
+        if let Some(mcr) = a.mcr {
+            if mcr > pcr {
+                return err(at("mcr", here(|o| o.mcr.is_some())), format!("must not exceed pcr ({pcr})"));
+            }
+        }
+        if let Some(icr) = a.icr {
+            if icr > pcr {
+                return err(at("icr", here(|o| o.icr.is_some())), format!("must not exceed pcr ({pcr})"));
+            }
+        }
+    }
+    if let (Some(icr), Some(mcr)) = (a.icr, a.mcr) {
+        if icr < mcr {
+            return err(at("icr", here(|o| o.icr.is_some())), format!("must be at least mcr ({mcr})"));
+        }
+    }
+    for (name, v, set) in [("rif", a.rif, here(|o| o.rif.is_some())), ("rdf", a.rdf, here(|o| o.rdf.is_some()))] {
+        if let Some(v) = v {
+            if !(v > 0.0 && v <= 1.0) {
+                return err(at(name, set), "must be in (0, 1]");
+            }
+        }
+    }
+    if let Some(cdf) = a.cdf {
+        if !(0.0..=1.0).contains(&cdf) {
+            return err(at("cdf", here(|o| o.cdf.is_some())), "must be in [0, 1]");
+        }
+    }
+    if a.nrm.is_some_and(|n| n < 2) {
+        return err(at("nrm", here(|o| o.nrm.is_some())), "must be at least 2");
+    }
+    if a.tbe == Some(0) {
+        return err(at("tbe", here(|o| o.tbe.is_some())), "must be > 0");
+    }
+    if a.tcr.is_some_and(|t| t.bps() <= 0.0) {
+        return err(at("tcr", here(|o| o.tcr.is_some())), "must be > 0");
+    }
+    if a.trm.is_some_and(|t| t.0.is_zero()) {
+        return err(at("trm", here(|o| o.trm.is_some())), "must be > 0");
+    }
+    Ok(())
+}

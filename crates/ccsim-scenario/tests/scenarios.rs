@@ -1,0 +1,127 @@
+//! Integration tests: every shipped preset runs, conserves cells and is deterministic; ERICA
+//! reaches the rates theory predicts (abr.md §16).
+
+use ccsim_scenario::{Adjustments, Format, Run};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn preset_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../python/ccsim/presets")
+}
+
+fn presets() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for paper in std::fs::read_dir(preset_dir()).unwrap() {
+        let paper = paper.unwrap().path();
+        if !paper.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&paper).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "toml") {
+                let name = format!(
+                    "{}/{}",
+                    paper.file_name().unwrap().to_string_lossy(),
+                    f.file_stem().unwrap().to_string_lossy()
+                );
+                out.push((name, std::fs::read_to_string(&f).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn preset(name: &str) -> String {
+    std::fs::read_to_string(preset_dir().join(format!("{name}.toml"))).unwrap()
+}
+
+fn run(text: &str, overrides: &[(&str, Value)]) -> Value {
+    let adj = Adjustments {
+        overrides: overrides.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(),
+        ..Default::default()
+    };
+    let mut r = Run::from_text(text, Format::Toml, &adj).unwrap_or_else(|e| panic!("{e}"));
+    r.run_to_end();
+    let v = r.finish().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["conservation_ok"], true);
+    v
+}
+
+fn source<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["sources"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap_or_else(|| panic!("no source {name}"))
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+#[test]
+fn every_preset_runs_conserves_and_is_deterministic() {
+    let all = presets();
+    assert!(all.len() >= 6, "presets missing: {:?}", all.iter().map(|p| &p.0).collect::<Vec<_>>());
+    for (name, text) in all {
+        let short = [("run.duration", Value::from("60ms")), ("run.measure_from", Value::Null)];
+        let a = run(&text, &short);
+        let b = run(&text, &short);
+        assert_eq!(a["scenario"], name.as_str(), "preset name must match its path");
+        assert_eq!(a["fingerprint"], b["fingerprint"], "{name}: same seed, different events");
+        let strip = |mut v: Value| {
+            v.as_object_mut().unwrap().remove("series");
+            v
+        };
+        assert_eq!(strip(a.clone()), strip(b), "{name}: same seed, different summary");
+        assert!(a["cell_hops"].as_u64().unwrap() > 0, "{name}: nothing moved");
+    }
+}
+
+// --- water-filling on the shipped topologies (abr.md §16.3) ---------------------------------
+
+#[test]
+fn maxmin_column_of_gfc1_and_upstream() {
+    let g = run(&preset("abr-benchmarks/gfc1"), &[("run.duration", Value::from("2ms"))]);
+    for (group, want) in [("A", 5.556), ("B", 11.111), ("C", 33.333), ("D", 5.556), ("E", 11.111), ("F", 50.0)] {
+        for s in g["sources"].as_array().unwrap() {
+            if s["name"].as_str().unwrap().starts_with(group) {
+                assert!((f(&s["maxmin_mbps"]) - want).abs() < 1e-3, "{} {}", s["name"], s["maxmin_mbps"]);
+            }
+        }
+    }
+    let u = run(&preset("abr-benchmarks/upstream"), &[("run.duration", Value::from("2ms"))]);
+    for i in 1..=15 {
+        assert!((f(&source(&u, &format!("S{i}"))["maxmin_mbps"]) - 10.368).abs() < 1e-3);
+    }
+    for s in ["S16", "S17"] {
+        assert!((f(&source(&u, s)["maxmin_mbps"]) - 72.576).abs() < 1e-3);
+    }
+}
+
+// --- ERICA against theory --------------------------------------------------------------------
+
+/// abr.md §16.4: two greedy sources on one OC-3, U = 0.95: each ACR → 0.95 × 155.52 / 2.
+#[test]
+fn erica_two_sources_converge_to_half_the_target() {
+    let v = run(&preset("abr-benchmarks/two-sources"), &[("run.duration", Value::from("100ms"))]);
+    let want = 0.95 * 155.52 / 2.0;
+    for s in ["S1", "S2"] {
+        let acr = f(&source(&v, s)["acr_mbps"]);
+        // The max-min fix may hold rates anywhere in [U, U(1+δ)]·C/n (abr.md §9.6).
+        assert!(acr >= want * 0.99 && acr <= want * 1.2, "{s}: {acr} vs {want}");
+    }
+    let a = f(&source(&v, "S1")["acr_mbps"]);
+    let b = f(&source(&v, "S2")["acr_mbps"]);
+    assert!((a - b).abs() / a < 0.02, "unequal: {a} {b}");
+    let q = v["ports"].as_array().unwrap().iter().find(|p| p["name"] == "SW1->SW2").unwrap();
+    assert_eq!(q["drops"], 0);
+}
+
+/// Issue acceptance: ERICA on GFC1 (U = 0.9), every source within 10 % of 0.9 × max-min.
+#[test]
+fn erica_gfc1_rates_are_u_times_maxmin() {
+    let v = run(&preset("abr-benchmarks/gfc1"), &[]);
+    for s in v["sources"].as_array().unwrap() {
+        let acr = f(&s["acr_mbps"]);
+        let want = 0.9 * f(&s["maxmin_mbps"]);
+        assert!((acr - want).abs() <= 0.1 * want, "{}: acr {acr:.3} vs {want:.3}", s["name"]);
+    }
+}
