@@ -1,0 +1,197 @@
+//! `ccsim._core`: the thin binding between Python and `ccsim-scenario`.
+//!
+//! It converts arguments, calls the scenario crate, maps errors onto the Python hierarchy in
+//! `ccsim.errors`, releases the GIL while the engine runs, and turns any Rust panic into
+//! `ccsim.InternalError` naming the simulated time and the event being processed, so a panic
+//! never reaches Python as a crash (PyO3's `PanicException` is not an `Exception`).
+
+use ccsim_engine::{SimDuration, SimTime};
+use ccsim_scenario::{Adjustments, Format, Run, ScenarioError};
+use pyo3::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Raises `ccsim.errors.<class_name>(message)`.
+fn ccsim_error(py: Python<'_>, class_name: &str, message: String) -> PyErr {
+    let made = py
+        .import("ccsim.errors")
+        .and_then(|m| m.getattr(class_name))
+        .and_then(|cls| cls.call1((message.clone(),)));
+    match made {
+        Ok(obj) => PyErr::from_value(obj),
+        Err(_) => pyo3::exceptions::PyRuntimeError::new_err(format!("{class_name}: {message}")),
+    }
+}
+
+fn scenario_error(py: Python<'_>, e: ScenarioError) -> PyErr {
+    ccsim_error(py, "ScenarioError", e.to_string())
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
+    }
+}
+
+fn adjustments(
+    py: Python<'_>,
+    overrides: Vec<(String, String)>,
+    scheme: Option<String>,
+    seed: Option<u64>,
+) -> PyResult<Adjustments> {
+    let mut parsed = Vec::with_capacity(overrides.len());
+    for (path, value) in overrides {
+        let v: serde_json::Value = serde_json::from_str(&value).map_err(|e| {
+            scenario_error(py, ScenarioError::new(path.clone(), format!("override value is not JSON: {e}")))
+        })?;
+        parsed.push((path, v));
+    }
+    Ok(Adjustments { overrides: parsed, scheme, seed })
+}
+
+fn load(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    overrides: Vec<(String, String)>,
+    scheme: Option<String>,
+    seed: Option<u64>,
+) -> PyResult<Run> {
+    let format: Format = text_format(py, format)?;
+    let adj = adjustments(py, overrides, scheme, seed)?;
+    match catch_unwind(AssertUnwindSafe(|| Run::from_text(text, format, &adj))) {
+        Ok(Ok(run)) => Ok(run),
+        Ok(Err(e)) => Err(scenario_error(py, e)),
+        Err(p) => Err(ccsim_error(py, "InternalError", format!("while loading the scenario: {}", panic_text(&*p)))),
+    }
+}
+
+fn text_format(py: Python<'_>, format: &str) -> PyResult<Format> {
+    format.parse().map_err(|e| scenario_error(py, e))
+}
+
+/// The JSON Schema of the scenario format.
+#[pyfunction]
+fn schema() -> String {
+    ccsim_scenario::json_schema()
+}
+
+/// Parses, adjusts and validates a scenario; returns it resolved (every default filled in).
+#[pyfunction]
+#[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None))]
+fn resolve(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    overrides: Vec<(String, String)>,
+    scheme: Option<String>,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    let format = text_format(py, format)?;
+    let adj = adjustments(py, overrides, scheme, seed)?;
+    let s = ccsim_scenario::load(text, format, &adj).map_err(|e| scenario_error(py, e))?;
+    Ok(serde_json::to_string(&s).expect("scenarios serialise"))
+}
+
+/// One simulation run, advanced in chunks from Python.
+#[pyclass(module = "ccsim._core")]
+struct Simulation {
+    run: Run,
+    poisoned: Option<String>,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None))]
+    fn new(
+        py: Python<'_>,
+        text: &str,
+        format: &str,
+        overrides: Vec<(String, String)>,
+        scheme: Option<String>,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed)?, poisoned: None })
+    }
+
+    #[getter]
+    fn name(&self) -> String {
+        self.run.scenario().name.clone()
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.run.scenario().run.seed
+    }
+    #[getter]
+    fn duration_s(&self) -> f64 {
+        self.run.world().end().as_secs_f64()
+    }
+    #[getter]
+    fn now_s(&self) -> f64 {
+        self.run.world().now().as_secs_f64()
+    }
+    #[getter]
+    fn events(&self) -> u64 {
+        self.run.world().events()
+    }
+    #[getter]
+    fn scenario_hash(&self) -> String {
+        self.run.scenario_hash()
+    }
+    /// The scenario with every default filled in, as JSON text.
+    fn resolved_json(&self) -> String {
+        self.run.resolved_json().to_string()
+    }
+
+    /// Advances to `t_s` seconds (capped at the end) with the GIL released; True when done.
+    fn run_until(&mut self, py: Python<'_>, t_s: f64) -> PyResult<bool> {
+        if let Some(why) = &self.poisoned {
+            return Err(ccsim_error(py, "SimulationError", format!("this simulation failed earlier: {why}")));
+        }
+        if t_s.is_nan() {
+            return Err(ccsim_error(py, "SimulationError", "run_until: time is NaN".into()));
+        }
+        let until = SimTime::ZERO + SimDuration::from_secs_f64(t_s.min(1e6));
+        let run = &mut self.run;
+        let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| run.run_until(until))));
+        match outcome {
+            Ok(done) => Ok(done),
+            Err(p) => {
+                let w = self.run.world();
+                let at = w.current_event().map(|e| e.describe(w)).unwrap_or_else(|| "no event".into());
+                let msg = format!("internal error at simulated time {} ({}): {}", w.now(), at, panic_text(&*p));
+                self.poisoned = Some(msg.clone());
+                Err(ccsim_error(py, "InternalError", msg))
+            }
+        }
+    }
+
+    /// The result as a dict; only once the run is complete.
+    fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(why) = &self.poisoned {
+            return Err(ccsim_error(py, "SimulationError", format!("this simulation failed earlier: {why}")));
+        }
+        let run = &self.run;
+        let text = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| run.finish().map(|v| serde_json::to_string(&v).expect("serialise"))))
+        });
+        match text {
+            Ok(Ok(text)) => py.import("json")?.call_method1("loads", (text,)),
+            Ok(Err(e)) => Err(ccsim_error(py, "SimulationError", e.to_string())),
+            Err(p) => Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
+        }
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_class::<Simulation>()?;
+    Ok(())
+}
