@@ -18,8 +18,6 @@ use ccsim_engine::{EventQueue, Fingerprint, SimTime};
 /// Who is woken. Small and `Copy`: the queue holds one per busy component.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The cell at the head of a port finished transmission.
-    PortDeparture(PortId),
     /// The head cell of a port's pipe reached the far end of the link.
     PipeArrival(PortId),
     /// A source connects.
@@ -37,7 +35,6 @@ pub enum Event {
 impl Event {
     fn kind_and_component(self) -> (u32, u32) {
         match self {
-            Event::PortDeparture(p) => (0, p.0),
             Event::PipeArrival(p) => (1, p.0),
             Event::SourceStart(v) => (2, v.0),
             Event::SourceWake(v, _) => (3, v.0),
@@ -50,7 +47,6 @@ impl Event {
     /// A readable description, for error messages.
     pub fn describe(self, world: &World) -> String {
         match self {
-            Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
             Event::PipeArrival(p) => format!("arrival over link {}", world.ports[p.index()].name),
             Event::SourceStart(v) => format!("start of source {}", world.vcs[v.index()].name),
             Event::SourceWake(v, _) => format!("source {}", world.vcs[v.index()].name),
@@ -269,13 +265,13 @@ impl World {
         }
         self.current = None;
         self.now = self.now.max(until);
+        self.sync_ports();
         self.is_done()
     }
 
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::PortDeparture(p) => self.on_port_departure(p),
             Event::PipeArrival(p) => self.on_pipe_arrival(p),
             Event::SourceStart(v) => {
                 let next = self.vcs[v.index()].source.start(self.now);
@@ -316,28 +312,11 @@ impl World {
         }
     }
 
-    fn on_port_departure(&mut self, p: PortId) {
-        let now = self.now;
-        let port = &mut self.ports[p.index()];
-        let cell = port.buffer.pop().expect("a busy port has a cell at its head");
-        port.queue.record(now, port.buffer.len());
-        port.departed += 1;
-        let arrival = now + port.delay;
-        if port.pipe.is_empty() {
-            self.queue.push(arrival, Event::PipeArrival(p));
-        }
-        port.pipe.push_back((arrival, cell));
-        if port.buffer.is_empty() {
-            port.busy = false;
-        } else {
-            let d = port.next_tx_time();
-            self.queue.push(now + d, Event::PortDeparture(p));
-        }
-    }
-
     fn on_pipe_arrival(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         let (t, cell) = port.pipe.pop_front().expect("a pipe event has a cell");
+        // Its transmission ended before it arrived: count the departure now at the latest.
+        port.sync(self.now);
         debug_assert_eq!(t, self.now);
         port.delivered += 1;
         if let Some(&(next, _)) = port.pipe.front() {
@@ -370,6 +349,7 @@ impl World {
                 cell.hop = node as u16;
                 let out = vc.fwd_ports[node];
                 let port = &mut self.ports[out.index()];
+                port.sync(self.now);
                 let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
                 if let Some(scheme) = port.scheme.as_mut() {
                     scheme.on_cell_arrival(&mut cell, &view);
@@ -395,6 +375,7 @@ impl World {
                 let fwd = vc.fwd_ports[node];
                 let out = vc.rev_ports[node - 1];
                 let port = &mut self.ports[fwd.index()];
+                port.sync(self.now);
                 let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
                 if let Some(scheme) = port.scheme.as_mut() {
                     scheme.on_brm(cell.vc, &mut cell, &view);
@@ -409,13 +390,11 @@ impl World {
     fn enqueue(&mut self, p: PortId, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
-        match port.buffer.offer(cell) {
-            Ok(()) => {
-                port.queue.record(now, port.buffer.len());
-                if !port.busy {
-                    port.busy = true;
-                    let d = port.next_tx_time();
-                    self.queue.push(now + d, Event::PortDeparture(p));
+        port.sync(now);
+        match port.offer(now, cell) {
+            Ok((arrival, head)) => {
+                if head {
+                    self.queue.push(arrival, Event::PipeArrival(p));
                 }
             }
             Err(_reason) => {
@@ -432,9 +411,18 @@ impl World {
         }
     }
 
+    /// Brings every port's queue up to `now` (before sampling or reporting).
+    fn sync_ports(&mut self) {
+        let now = self.now;
+        for p in &mut self.ports {
+            p.sync(now);
+        }
+    }
+
     fn on_scheme_timer(&mut self, p: PortId) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
+        port.sync(now);
         let view = PortView { now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
         let Some(scheme) = port.scheme.as_mut() else { return };
         if let Some(due) = scheme.timer_due() {
@@ -450,6 +438,7 @@ impl World {
     }
 
     fn on_sample(&mut self) {
+        self.sync_ports();
         let now = self.now;
         let m = &self.measure;
         if m.acr || m.received {
@@ -483,6 +472,7 @@ impl World {
     }
 
     fn open_window(&mut self) {
+        self.sync_ports();
         let now = self.now;
         let w = &mut self.window;
         w.opened = true;
@@ -500,8 +490,9 @@ impl World {
     /// Cells of each VC still inside the network, (forward, backward).
     pub fn in_flight(&self) -> Vec<(u64, u64)> {
         let mut n = vec![(0u64, 0u64); self.vcs.len()];
+        // A queued cell already sits in its pipe (see `Port`), so the pipes hold them all.
         for port in &self.ports {
-            for c in port.buffer.iter().chain(port.pipe.iter().map(|(_, c)| c)) {
+            for (_, c) in port.pipe.iter() {
                 let e = &mut n[c.vc.index()];
                 if c.is_forward() {
                     e.0 += 1

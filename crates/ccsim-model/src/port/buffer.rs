@@ -1,13 +1,17 @@
 //! A finite FIFO port buffer that keeps the books (STYLE §7).
 //!
+//! The buffer holds a token per queued cell: its VC and the time its transmission ends. The
+//! cell itself already sits in the link pipe (see `Port`), so the buffer is pure bookkeeping:
+//! occupancy per VC and per port, and every drop with its reason.
+//!
 //! Every algorithm that decides whether a cell may enter (drop-tail today; EPD, PPD, Selective
 //! Drop, DEBRA's selective discard later) only returns a verdict; this type does the counting:
 //! per VC and per port it knows what arrived, what was accepted, what was dropped and why, and
 //! what left, and debug builds assert `arrived = accepted + dropped` and
 //! `occupancy = accepted − departed` on every change.
 
-use crate::cell::Cell;
 use crate::ids::VcId;
+use ccsim_engine::SimTime;
 use std::collections::VecDeque;
 
 /// Why a cell was dropped. An enum, never a string.
@@ -50,7 +54,8 @@ impl VcBooks {
 
 #[derive(Clone, Debug)]
 pub struct PortBuffer {
-    cells: VecDeque<Cell>,
+    /// (end of transmission, VC) per queued cell, in departure order.
+    cells: VecDeque<(SimTime, VcId)>,
     capacity: u32,
     books: Vec<VcBooks>,
     dropped: [u64; DropReason::COUNT],
@@ -85,10 +90,11 @@ impl PortBuffer {
         self.len() >= self.capacity
     }
 
-    /// Offers a cell; the drop-tail rule is the only policy so far. Returns whether it entered.
+    /// Offers a cell of `vc`; the drop-tail rule is the only policy so far. The caller
+    /// supplies the departure time only once the cell is known to fit.
     #[inline]
-    pub fn offer(&mut self, cell: Cell) -> Result<(), DropReason> {
-        let b = &mut self.books[cell.vc.index()];
+    pub fn offer(&mut self, vc: VcId, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
+        let b = &mut self.books[vc.index()];
         b.arrived += 1;
         if self.cells.len() as u32 >= self.capacity {
             b.dropped[DropReason::Overflow.index()] += 1;
@@ -98,20 +104,27 @@ impl PortBuffer {
         }
         b.accepted += 1;
         b.occupancy += 1;
-        self.cells.push_back(cell);
+        let dep = departure();
+        self.cells.push_back((dep, vc));
         debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
         debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
-        Ok(())
+        Ok(dep)
+    }
+
+    /// When the cell at the head finishes transmission.
+    #[inline]
+    pub fn head_departure(&self) -> Option<SimTime> {
+        self.cells.front().map(|&(t, _)| t)
     }
 
     #[inline]
-    pub fn pop(&mut self) -> Option<Cell> {
-        let cell = self.cells.pop_front()?;
-        let b = &mut self.books[cell.vc.index()];
+    pub fn pop(&mut self) -> Option<(SimTime, VcId)> {
+        let (t, vc) = self.cells.pop_front()?;
+        let b = &mut self.books[vc.index()];
         b.departed += 1;
         b.occupancy -= 1;
         debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
-        Some(cell)
+        Some((t, vc))
     }
 
     pub fn books(&self, vc: VcId) -> &VcBooks {
@@ -126,9 +139,6 @@ impl PortBuffer {
         self.dropped.iter().sum()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Cell> {
-        self.cells.iter()
-    }
 }
 
 #[cfg(test)]
@@ -138,12 +148,14 @@ mod tests {
     #[test]
     fn drop_tail_keeps_the_books() {
         let mut b = PortBuffer::new(2, 2);
-        assert!(b.offer(Cell::data(VcId(0))).is_ok());
-        assert!(b.offer(Cell::data(VcId(1))).is_ok());
-        assert_eq!(b.offer(Cell::data(VcId(1))), Err(DropReason::Overflow));
+        let t = |ps| move || SimTime::from_ps(ps);
+        assert!(b.offer(VcId(0), t(1)).is_ok());
+        assert!(b.offer(VcId(1), t(2)).is_ok());
+        assert_eq!(b.offer(VcId(1), t(3)), Err(DropReason::Overflow));
         assert_eq!(b.books(VcId(1)).dropped_total(), 1);
         assert_eq!(b.books(VcId(1)).occupancy, 1);
-        assert_eq!(b.pop().unwrap().vc, VcId(0));
+        assert_eq!(b.head_departure(), Some(SimTime::from_ps(1)));
+        assert_eq!(b.pop().unwrap().1, VcId(0));
         assert_eq!(b.books(VcId(0)).departed, 1);
         assert_eq!(b.books(VcId(0)).occupancy, 0);
         assert_eq!(b.dropped_total(), 1);

@@ -1,8 +1,18 @@
 //! Output ports and the link pipes they feed.
 //!
 //! A port is one direction of one link: a finite buffer, a transmitter at the link rate and,
-//! behind it, a pipe holding the cells in propagation. Each keeps only one pending wake-up:
-//! the port its next departure, the pipe the arrival of its head cell (STYLE §3).
+//! behind it, a pipe holding the cells in propagation (STYLE §3).
+//!
+//! A FIFO port is work-conserving and never reorders, so the moment a cell is accepted its
+//! whole future is known: it leaves when the transmitter has finished everything ahead of it
+//! (`busy_until`), and reaches the far end one propagation delay later. The cell therefore
+//! goes straight into the pipe with its arrival time, and the buffer keeps only a token with
+//! the departure time; departures are applied lazily (`sync`) before anyone looks at the
+//! queue. This halves the events per cell-hop (no departure event) and the size of the event
+//! queue, with exactly the same queue lengths, drops and timings as an event per departure.
+//! The only pending wake-up is the pipe's head arrival. Schedulers that reorder (strict
+//! priority, fair queueing) cannot know departures in advance and will need a departure
+//! event of their own.
 
 mod buffer;
 
@@ -53,8 +63,8 @@ pub struct Port {
     pub pipe: VecDeque<(SimTime, Cell)>,
     /// The ABR rate-allocation scheme; only switch ports have one.
     pub scheme: Option<AnyAbrSwitch>,
-    /// Is a departure event pending (i.e. is the transmitter busy)?
-    pub busy: bool,
+    /// When the transmitter finishes the last accepted cell.
+    busy_until: SimTime,
     pub queue: QueueStats,
     /// Cells that finished transmission (and entered the pipe).
     pub departed: u64,
@@ -87,7 +97,7 @@ impl Port {
             delay,
             pipe: VecDeque::new(),
             scheme,
-            busy: false,
+            busy_until: SimTime::ZERO,
             queue: QueueStats::default(),
             departed: 0,
             delivered: 0,
@@ -104,8 +114,37 @@ impl Port {
         self.clock.bits_per_sec() as f64 / CELL_BITS as f64
     }
 
+    /// Applies every departure up to `now`: the queue length and its statistics then hold
+    /// for `now`.
     #[inline]
-    pub fn next_tx_time(&mut self) -> SimDuration {
-        self.clock.tx_time(CELL_BITS)
+    pub fn sync(&mut self, now: SimTime) {
+        while let Some(dep) = self.buffer.head_departure() {
+            if dep > now {
+                break;
+            }
+            self.buffer.pop();
+            self.departed += 1;
+            self.queue.record(dep, self.buffer.len());
+        }
+    }
+
+    /// Offers a cell at `now` (after `sync(now)`). If it fits, it enters the pipe and the
+    /// result says when it reaches the far end and whether it is the pipe's new head (the
+    /// caller then schedules the arrival).
+    #[inline]
+    pub fn offer(&mut self, now: SimTime, cell: Cell) -> Result<(SimTime, bool), DropReason> {
+        debug_assert!(self.buffer.head_departure().is_none_or(|d| d > now), "sync before offer");
+        let clock = &mut self.clock;
+        let busy_until = &mut self.busy_until;
+        let dep = self.buffer.offer(cell.vc, || {
+            let t = now.max(*busy_until) + clock.tx_time(CELL_BITS);
+            *busy_until = t;
+            t
+        })?;
+        self.queue.record(now, self.buffer.len());
+        let arrival = dep + self.delay;
+        let head = self.pipe.is_empty();
+        self.pipe.push_back((arrival, cell));
+        Ok((arrival, head))
     }
 }
