@@ -1,0 +1,173 @@
+//! Malformed scenarios are refused with an error that names the field and the rule.
+
+use ccsim_scenario::{load, Adjustments, Format, ScenarioError};
+use serde_json::{json, Value};
+
+fn base() -> Value {
+    json!({
+        "name": "test/two",
+        "run": {"duration": "20ms", "seed": 1},
+        "defaults": {"link_rate": "155.52Mbps", "link_delay": "5us", "buffer": "1000cells",
+                     "abr": {"pcr": "155Mbps", "icr": "25Mbps", "mcr": "0Mbps", "rif": 1.0}},
+        "switch": [{"name": "SW1"}, {"name": "SW2"}],
+        "link": [{"name": "L1", "between": ["SW1", "SW2"]}],
+        "source": [{"name": "S1", "route": ["SW1", "SW2"]}, {"name": "S2", "route": ["SW1", "SW2"]}]
+    })
+}
+
+fn err_of(v: Value) -> ScenarioError {
+    load(&v.to_string(), Format::Json, &Adjustments::default()).expect_err("must be refused")
+}
+
+fn with(path: &str, value: Value) -> ScenarioError {
+    let mut v = base();
+    ccsim_scenario::set_path(&mut v, path, value).unwrap();
+    err_of(v)
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    load(&base().to_string(), Format::Json, &Adjustments::default()).unwrap();
+}
+
+#[test]
+fn unknown_key() {
+    let e = with("link[0].speed", json!("1Mbps"));
+    assert_eq!(e.path, "link[0].speed");
+    assert!(e.message.contains("unknown field `speed`"), "{e}");
+}
+
+#[test]
+fn zero_rate() {
+    let e = with("link[0].rate", json!("0Mbps"));
+    assert_eq!(e.to_string(), "link[0].rate: must be > 0");
+}
+
+#[test]
+fn negative_rate() {
+    let e = with("defaults.link_rate", json!("-5Mbps"));
+    assert_eq!(e.path, "defaults.link_rate");
+    assert!(e.message.contains("negative"), "{e}");
+}
+
+#[test]
+fn unknown_unit() {
+    let e = with("link[0].delay", json!("5 fortnights"));
+    assert_eq!(e.path, "link[0].delay");
+    assert!(e.message.contains("unknown time unit 'fortnights'"), "{e}");
+}
+
+#[test]
+fn missing_unit() {
+    let e = with("run.duration", json!(5));
+    assert_eq!(e.path, "run.duration");
+    assert!(e.message.contains("no unit"), "{e}");
+}
+
+#[test]
+fn route_over_a_missing_link() {
+    let mut v = base();
+    v["switch"].as_array_mut().unwrap().push(json!({"name": "SW3"}));
+    v["source"][1]["route"] = json!(["SW1", "SW3"]);
+    let e = err_of(v);
+    assert_eq!(e.to_string(), "source[1].route[1]: no link between 'SW1' and 'SW3'");
+}
+
+#[test]
+fn route_to_an_unknown_switch() {
+    let e = with("source[0].route[1]", json!("SW9"));
+    assert_eq!(e.to_string(), "source[0].route[1]: unknown switch 'SW9'");
+}
+
+#[test]
+fn duplicate_names() {
+    let e = with("source[1].name", json!("S1"));
+    assert_eq!(e.path, "source[1].name");
+    assert!(e.message.contains("duplicate name 'S1'"), "{e}");
+    let e = with("switch[1].name", json!("SW1"));
+    assert_eq!(e.path, "switch[1].name");
+}
+
+#[test]
+fn empty_route() {
+    let e = with("source[0].route", json!([]));
+    assert_eq!(e.to_string(), "source[0].route: must name at least one switch");
+}
+
+#[test]
+fn zero_duration() {
+    let e = with("run.duration", json!("0s"));
+    assert_eq!(e.to_string(), "run.duration: must be > 0");
+}
+
+#[test]
+fn mcr_above_pcr() {
+    let e = with("source[1].abr", json!({"mcr": "200Mbps"}));
+    assert_eq!(e.path, "source[1].abr.mcr");
+    assert!(e.message.contains("must not exceed pcr"), "{e}");
+}
+
+#[test]
+fn buffer_of_zero() {
+    let e = with("defaults.buffer", json!("0cells"));
+    assert_eq!(e.to_string(), "defaults.buffer: must be at least 1 cell");
+    let e = with("switch[0].buffer", json!(0));
+    assert_eq!(e.to_string(), "switch[0].buffer: must be at least 1 cell");
+}
+
+#[test]
+fn wrong_type() {
+    let e = with("source[0].count", json!("three"));
+    assert_eq!(e.path, "source[0].count");
+    assert!(e.message.contains("invalid type"), "{e}");
+}
+
+#[test]
+fn unknown_algorithm() {
+    let e = with("defaults.algorithm", json!({"type": "magic"}));
+    assert_eq!(e.path, "defaults.algorithm.type");
+    assert!(e.message.contains("unknown variant `magic`"), "{e}");
+}
+
+#[test]
+fn bad_algorithm_parameter() {
+    let e = with("defaults.algorithm", json!({"type": "erica", "target_utilization": 1.5}));
+    assert_eq!(e.to_string(), "defaults.algorithm.target_utilization: must be in (0, 1]");
+}
+
+#[test]
+fn unknown_scheme_swap_and_bad_override_paths() {
+    let adj = Adjustments { scheme: Some("fancy".into()), ..Default::default() };
+    let e = load(&base().to_string(), Format::Json, &adj).unwrap_err();
+    assert_eq!(e.path, "scheme");
+    let adj = Adjustments { overrides: vec![("source[7].name".into(), json!("x"))], ..Default::default() };
+    let e = load(&base().to_string(), Format::Json, &adj).unwrap_err();
+    assert_eq!(e.path, "source[7]");
+}
+
+#[test]
+fn invalid_toml_is_reported_not_panicked() {
+    let e = load("this is = = not toml", Format::Toml, &Adjustments::default()).unwrap_err();
+    assert!(e.message.starts_with("invalid TOML"), "{e}");
+    let e = load("[1, 2]", Format::Json, &Adjustments::default()).unwrap_err();
+    assert!(e.message.contains("top level"), "{e}");
+}
+
+#[test]
+fn scheme_swap_uses_the_scenarios_settings() {
+    let mut v = base();
+    v["schemes"] = json!({"efci": {"q_hi": 300, "q_lo": 100}});
+    let adj = Adjustments { scheme: Some("efci".into()), ..Default::default() };
+    let s = load(&v.to_string(), Format::Json, &adj).unwrap();
+    let alg = serde_json::to_value(&s.defaults.algorithm).unwrap();
+    assert_eq!(alg, json!({"type": "efci", "mode": "efci", "q_hi": 300, "q_lo": 100}));
+}
+
+proptest::proptest! {
+    /// Whatever text arrives, loading returns Ok or a ScenarioError: it never panics.
+    #[test]
+    fn loading_never_panics(text in "\\PC{0,200}") {
+        let _ = load(&text, Format::Toml, &Adjustments::default());
+        let _ = load(&text, Format::Json, &Adjustments::default());
+    }
+}
