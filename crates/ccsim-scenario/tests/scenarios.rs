@@ -125,3 +125,78 @@ fn erica_gfc1_rates_are_u_times_maxmin() {
         assert!((acr - want).abs() <= 0.1 * want, "{}: acr {acr:.3} vs {want:.3}", s["name"]);
     }
 }
+
+/// abr.md §16.6: Upstream with U = 0.95 and the max-min fix: S16 and S17 start at 50 and
+/// 70 Mb/s but end within 2 % of each other, inside [U, U(1+δ)] × max-min.
+#[test]
+fn erica_upstream_max_min_fix_equalises_unequal_starts() {
+    let v = run(&preset("abr-benchmarks/upstream"), &[("defaults.algorithm.target_utilization", Value::from(0.95))]);
+    let a = f(&source(&v, "S16")["acr_mbps"]);
+    let b = f(&source(&v, "S17")["acr_mbps"]);
+    assert!((a - b).abs() / a.max(b) < 0.02, "S16 {a} S17 {b}");
+    let want = 0.95 * 72.576;
+    assert!(a >= want * 0.99 && a <= want * 1.2, "S16 {a} vs {want}");
+}
+
+/// Parking lot: A's bottleneck is downstream (L2), so A and B share L2 equally and L1 runs
+/// below its target.
+#[test]
+fn erica_parking_lot_is_max_min_fair() {
+    let v = run(&preset("abr-benchmarks/parking-lot-3"), &[("run.duration", Value::from("100ms"))]);
+    let a = f(&source(&v, "A")["acr_mbps"]);
+    let b = f(&source(&v, "B")["acr_mbps"]);
+    assert!((a - b).abs() / a < 0.02, "A {a} B {b}");
+    assert!((a - 0.95 * 77.76).abs() / (0.95 * 77.76) < 0.05, "A {a}");
+    let util = |name: &str| {
+        f(&v["links"].as_array().unwrap().iter().find(|l| l["name"] == name).unwrap()["utilization"])
+    };
+    assert!(util("L1 (SW1->SW2)") < 0.55, "L1 carries only A");
+    assert!(util("L2 (SW2->SW3)") > 0.9, "L2 is the shared bottleneck");
+}
+
+/// Two Sources Staggered: S1 moves to half the target while S2 is active (100-200 ms) and
+/// back to the whole target after S2 leaves, each within a few milliseconds.
+#[test]
+fn erica_staggered_sources_follow_arrivals_and_departures() {
+    let v = run(&preset("abr-benchmarks/two-sources-staggered"), &[]);
+    let acr = &v["series"]["acr"];
+    let (t, who, val) = (acr["time_s"].as_array().unwrap(), acr["source"].as_array().unwrap(), acr["acr_mbps"].as_array().unwrap());
+    let s1_at = |at: f64| {
+        (0..t.len())
+            .filter(|&i| who[i] == "S1" && f(&t[i]) >= at)
+            .map(|i| f(&val[i]))
+            .next()
+            .unwrap()
+    };
+    let full = 0.95 * 155.52;
+    for at in [0.05, 0.09] {
+        assert!((s1_at(at) - full).abs() / full < 0.03, "alone at {at}: {}", s1_at(at));
+    }
+    for at in [0.11, 0.15, 0.19] {
+        assert!((s1_at(at) - full / 2.0).abs() / (full / 2.0) < 0.2, "shared at {at}: {}", s1_at(at));
+    }
+    for at in [0.21, 0.25, 0.29] {
+        assert!((s1_at(at) - full).abs() / full < 0.03, "alone again at {at}: {}", s1_at(at));
+    }
+}
+
+/// EFCI with TM 4.0 sources (RIF = 1/16): binary feedback keeps the queue bounded and shares
+/// the link between two equal sources; no ER is involved.
+#[test]
+fn efci_shares_a_link_with_binary_feedback() {
+    let adj = ccsim_scenario::Adjustments {
+        scheme: Some("efci".into()),
+        overrides: vec![("defaults.abr.rif".into(), Value::from(0.0625)), ("run.duration".into(), Value::from("300ms"))],
+        ..Default::default()
+    };
+    let mut r = Run::from_text(&preset("abr-benchmarks/two-sources"), Format::Toml, &adj).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    let a = f(&source(&v, "S1")["rate_mbps"]);
+    let b = f(&source(&v, "S2")["rate_mbps"]);
+    assert!((a - b).abs() / a < 0.05, "S1 {a} S2 {b}");
+    assert!(a + b > 0.8 * 155.52 * 0.97, "link under-used: {}", a + b);
+    let q = v["ports"].as_array().unwrap().iter().find(|p| p["name"] == "SW1->SW2").unwrap();
+    assert_eq!(q["drops"], 0);
+    assert!(q["max_queue_cells"].as_u64().unwrap() > 100, "EFCI acts on queue growth past q_hi");
+}
