@@ -13,7 +13,7 @@ use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
 use crate::port::Port;
-use ccsim_engine::{EventQueue, Fingerprint, SimTime};
+use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimTime, StreamKey};
 
 /// Who is woken. Small and `Copy`: the queue holds one per busy component.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,6 +119,8 @@ pub struct VcSpec {
 
 pub struct WorldBuilder {
     n_vcs: usize,
+    seed: u64,
+    replication: u64,
     nodes: Vec<Node>,
     ports: Vec<Port>,
     vcs: Vec<Vc>,
@@ -127,7 +129,14 @@ pub struct WorldBuilder {
 impl WorldBuilder {
     /// `n_vcs` sizes the per-VC tables of ports and schemes; add exactly that many VCs.
     pub fn new(n_vcs: usize) -> Self {
-        WorldBuilder { n_vcs, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new() }
+        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new() }
+    }
+
+    /// The seed and replication every random stream of this world derives from.
+    pub fn seed(mut self, seed: u64, replication: u64) -> Self {
+        self.seed = seed;
+        self.replication = replication;
+        self
     }
 
     pub fn n_vcs(&self) -> usize {
@@ -189,6 +198,8 @@ impl WorldBuilder {
             cell_hops: 0,
             fingerprint: Fingerprint::default(),
             current: None,
+            seed: self.seed,
+            replication: self.replication,
         };
         w.last_port_departed = vec![0; w.ports.len()];
         for (i, vc) in w.vcs.iter().enumerate() {
@@ -221,9 +232,17 @@ pub struct World {
     cell_hops: u64,
     fingerprint: Fingerprint,
     current: Option<Event>,
+    seed: u64,
+    replication: u64,
 }
 
 impl World {
+    /// An independent random stream for one component and purpose (STYLE §12): adding a
+    /// component never changes the draws of another.
+    pub fn stream(&self, component: u64, purpose: u64) -> RngStream {
+        RngStream::new(StreamKey { seed: self.seed, replication: self.replication, component, purpose })
+    }
+
     pub fn now(&self) -> SimTime {
         self.now
     }

@@ -143,7 +143,7 @@ impl Builder<'_> {
 
 pub fn build(s: &Scenario) -> World {
     let n_vcs: usize = s.source.iter().map(|x| x.count as usize).sum();
-    let mut w = Builder { s, b: WorldBuilder::new(n_vcs), nodes: HashMap::new(), trunk: HashMap::new() };
+    let mut w = Builder { s, b: WorldBuilder::new(n_vcs).seed(s.run.seed, s.run.replication), nodes: HashMap::new(), trunk: HashMap::new() };
     for sw in &s.switch {
         let id = w.b.add_node(sw.name.clone(), NodeKind::Switch);
         w.nodes.insert(sw.name.clone(), id);
