@@ -1,0 +1,45 @@
+# Two entry points work on a fresh machine with only python3 and cargo:
+#   make demo   set everything up, run GFC1 with ERICA, write plots and tables under out/
+#   make test   set everything up, run every Rust and Python test
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.ccsim-built
+RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
+
+.PHONY: demo test test-rust test-python build bench clean
+
+$(VENV)/bin/maturin:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet "maturin>=1.5,<2"
+
+# Builds the extension in release mode and installs ccsim (editable) with its dependencies.
+$(STAMP): $(VENV)/bin/maturin $(RUST_SOURCES)
+	VIRTUAL_ENV=$(CURDIR)/$(VENV) PATH=$(CURDIR)/$(VENV)/bin:$$PATH \
+		$(VENV)/bin/maturin develop --release --extras dev --quiet
+	touch $(STAMP)
+
+build: $(STAMP)
+
+test-rust:
+	cargo test --release --workspace --exclude ccsim-py
+
+test-python: build
+	$(PY) -m pytest -q tests
+
+test: test-rust test-python
+
+demo: build
+	$(VENV)/bin/ccsim run abr-benchmarks/gfc1 --scheme erica --out out/gfc1-erica
+	@echo
+	@echo "Each source's rate beside its max-min fair rate (out/gfc1-erica/rates.md):"
+	@cat out/gfc1-erica/rates.md
+	@echo
+	@echo "Plots: out/gfc1-erica/acr.png, out/gfc1-erica/queue.png; summary: out/gfc1-erica/summary.json"
+
+bench: build
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf $(VENV) out target

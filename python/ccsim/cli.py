@@ -1,0 +1,220 @@
+"""The ``ccsim`` command line: presets, run, validate, schema."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .errors import CcsimError, ScenarioError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="ccsim: discrete-event simulation of ATM ABR and TCP/IP congestion control.",
+    pretty_exceptions_enable=False,
+)
+presets_app = typer.Typer(help="List the shipped presets, or show one.", invoke_without_command=True)
+app.add_typer(presets_app, name="presets")
+
+out = Console()
+err = Console(stderr=True)
+
+
+def parse_sets(sets: list[str]) -> dict[str, Any]:
+    """``PATH=VALUE`` pairs; VALUE is JSON when it parses as JSON, otherwise a string."""
+    parsed: dict[str, Any] = {}
+    for item in sets:
+        if "=" not in item:
+            raise ScenarioError(f"--set {item!r}: expected PATH=VALUE")
+        path, value = item.split("=", 1)
+        path = path.strip()
+        if not path:
+            raise ScenarioError(f"--set {item!r}: empty path")
+        try:
+            parsed[path] = json.loads(value)
+        except json.JSONDecodeError:
+            parsed[path] = value
+    return {{"duration": "run.duration", "seed": "run.seed"}.get(k, k): v for k, v in parsed.items()}
+
+
+@presets_app.callback()
+def presets_list(ctx: typer.Context) -> None:
+    """List every preset with its description."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .presets import list_presets
+
+    table = Table("preset", "description", show_lines=False)
+    for name, desc in list_presets():
+        table.add_row(name, desc)
+    out.print(table)
+
+
+@presets_app.command("show")
+def presets_show(name: str) -> None:
+    """Print a preset's TOML (copy it, edit it, run it with `ccsim run FILE`)."""
+    from .presets import preset_text
+
+    sys.stdout.write(preset_text(name))
+
+
+class _Progress:
+    """A progress bar that appears only once a run has taken about a second."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.bar = None
+        self.task = None
+
+    def __call__(self, now_s: float, duration_s: float) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.perf_counter() - self.started < 1.0:
+                return
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(
+                TextColumn("simulating"),
+                BarColumn(),
+                TextColumn("{task.fields[now]:.3f} / {task.total:.3f} s simulated"),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("run", total=duration_s, now=now_s)
+        self.bar.update(self.task, completed=now_s, now=now_s)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    out.print(
+        f"[bold]{s['scenario']}[/bold]  seed {s['seed']}  {s['sim_time_s']:g} s simulated in {s['wall_s']:.2f} s  "
+        f"({s['events']:,} events, {s['cell_hops']:,} cell-hops)"
+    )
+    w0, w1 = s["window_s"]
+    t = Table(title=f"sources (window {w0 * 1e3:g}-{w1 * 1e3:g} ms)")
+    for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "cells sent", "cells received", "CLR"):
+        t.add_column(col, justify="left" if col == "source" else "right")
+    for r in s["sources"]:
+        t.add_row(
+            r["name"],
+            f"{r['acr_mbps']:.3f}",
+            f"{r['rate_mbps']:.3f}",
+            f"{r['maxmin_mbps']:.3f}",
+            f"{r['cells_sent']:,}",
+            f"{r['cells_received']:,}",
+            f"{r['clr']:.4g}",
+        )
+    out.print(t)
+    busy = [p for p in s["ports"] if p["max_queue_cells_run"] > 1 or p["drops"] > 0]
+    if busy:
+        t = Table(title="switch ports with queueing or loss")
+        for col in ("port", "mean queue", "max queue (window)", "max queue (run)", "drops"):
+            t.add_column(col, justify="left" if col == "port" else "right")
+        for p in busy:
+            t.add_row(p["name"], f"{p['mean_queue_cells']:.2f}", str(p["max_queue_cells"]), str(p["max_queue_cells_run"]), f"{p['drops']:,}")
+        out.print(t)
+    hosts = {r["name"] for r in s["sources"]} | {r["destination"] for r in s["sources"]}
+    trunks = [l for l in s["links"] if l["from"] not in hosts and l["to"] not in hosts]
+    if trunks:
+        t = Table(title="links between switches")
+        t.add_column("link")
+        t.add_column("Mb/s", justify="right")
+        t.add_column("utilisation", justify="right")
+        for l in trunks:
+            t.add_row(l["name"], f"{l['rate_mbps']:g}", f"{l['utilization']:.3f}")
+        out.print(t)
+    out.print(f"Jain fairness index (rate / max-min): {s['fairness_index']:.4f}")
+
+
+@app.command()
+def run(
+    scenario: str = typer.Argument(..., help="Preset name (see `ccsim presets`) or scenario file (.toml/.json)."),
+    set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every random stream."),
+    scheme: Optional[str] = typer.Option(None, "--scheme", help="Swap the ABR switch algorithm at every switch."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Write Parquet tables, PNG plots and summary.json here."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
+) -> None:
+    """Run a scenario and print its summary."""
+    from .api import run as run_scenario
+
+    progress = _Progress(enabled=not as_json and sys.stderr.isatty())
+    try:
+        result = run_scenario(scenario, seed=seed, scheme=scheme, set=parse_sets(set_), progress=progress)
+    finally:
+        progress.close()
+    if out_dir is not None:
+        result.write(out_dir)
+    if as_json:
+        sys.stdout.write(json.dumps(result.summary()) + "\n")
+        return
+    _print_summary(result.summary())
+    if out_dir is not None:
+        out.print(f"wrote {out_dir}/ (Parquet tables, PNG plots, summary.json, rates.md)")
+
+
+@app.command()
+def validate(
+    file: str = typer.Argument(..., help="Scenario file or preset name."),
+    set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable)."),
+    scheme: Optional[str] = typer.Option(None, "--scheme"),
+) -> None:
+    """Check a scenario without running it."""
+    from .api import resolve
+
+    s = resolve(file, scheme=scheme, set=parse_sets(set_))
+    out.print(f"ok: {s['name']}")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the scenario format."""
+    from . import _core
+
+    sys.stdout.write(_core.schema() + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: one clear line on stderr and a non-zero exit for every ccsim error."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except ScenarioError as e:
+        err.print(f"error: {e}", markup=False, highlight=False)
+        return 2
+    except CcsimError as e:
+        err.print(f"error: {e}", markup=False, highlight=False)
+        return 1
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        return 130
+    except typer.Exit as e:
+        return e.exit_code
+    except typer.Abort:
+        err.print("aborted", markup=False)
+        return 1
+    except Exception as e:
+        # Usage errors (click's ClickException, vendored by newer typer): print them as click
+        # would, without a traceback.
+        if hasattr(e, "show") and isinstance(getattr(e, "exit_code", None), int):
+            e.show()
+            return e.exit_code
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

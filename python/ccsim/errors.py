@@ -1,0 +1,25 @@
+"""The ccsim exception hierarchy.
+
+The Rust binding raises these very classes (it imports ``ccsim.errors``), so ``except
+ccsim.CcsimError`` catches every failure ccsim reports, and a scenario error is also a
+``ValueError``.
+"""
+
+
+class CcsimError(Exception):
+    """Base of every error ccsim raises."""
+
+
+class ScenarioError(CcsimError, ValueError):
+    """The scenario (file, dict, preset name or override) is invalid; the message names the field."""
+
+
+class SimulationError(CcsimError):
+    """A run could not be carried out or completed (e.g. an invariant check failed)."""
+
+
+class InternalError(CcsimError):
+    """A bug in ccsim (a Rust panic), reported with the simulated time and the event."""
+
+
+__all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError"]

@@ -1,0 +1,123 @@
+"""Plots in the style of the seed papers' panels: ACR (Mb/s) and queue length (cells) against
+time (ms), and cumulative cells received per destination. Matplotlib with the Agg backend,
+so nothing needs a display."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import polars as pl  # noqa: E402
+
+if TYPE_CHECKING:
+    from .result import Result
+
+_MAX_LINES_WITH_LEGEND = 8
+
+
+def _group(name: str) -> str:
+    """`A12` → `A`, `S3` → `S`: sources of one group share a colour."""
+    m = re.match(r"^(.*?)(\d+)$", name)
+    return m.group(1) if m and m.group(1) else name
+
+
+def _axes(ax):
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        return fig, ax
+    return ax.figure, ax
+
+
+def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]):
+    grouped = len(names) > _MAX_LINES_WITH_LEGEND
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours: dict[str, str] = {}
+    for name in names:
+        part = df.filter(pl.col(key) == name)
+        if part.is_empty():
+            continue
+        label = _group(name) if grouped else name
+        first = label not in colours
+        colour = colours.setdefault(label, cycle[len(colours) % len(cycle)])
+        x, y = part["time_ms"].to_numpy(), part[value].to_numpy()
+        ax.step(x, y, where="post", color=colour, linewidth=1.0, label=label if first else None)
+    if colours:
+        ax.legend(fontsize="small", ncol=2 if len(colours) > 6 else 1, loc="best")
+
+
+def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
+    """ACR of each source in Mb/s against time in ms (groups share a colour when many)."""
+    fig, ax = _axes(ax)
+    names = sources or [s["name"] for s in result.data["sources"]]
+    _lines(ax, result.acr, "source", "acr_mbps", names)
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel("ACR (Mb/s)")
+    ax.set_title(f"{result.scenario}: allowed cell rate")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def default_ports(result: "Result", limit: int = 6) -> list[str]:
+    """Switch ports worth looking at: the ones whose queue grew most, trunks first."""
+    ports = [p for p in result.data["ports"] if p["max_queue_cells_run"] > 1]
+    ports.sort(key=lambda p: (-p["max_queue_cells_run"], p["name"]))
+    return [p["name"] for p in ports[:limit]] or [p["name"] for p in result.data["ports"][:1]]
+
+
+def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
+    """Queue length in cells of switch output ports against time in ms."""
+    fig, ax = _axes(ax)
+    names = ports or default_ports(result)
+    _lines(ax, result.queue, "port", "queue_cells", names)
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel("queue length (cells)")
+    ax.set_title(f"{result.scenario}: switch queues")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
+    """Cumulative data cells delivered to each destination (the slope is the throughput)."""
+    fig, ax = _axes(ax)
+    names = sources or [s["name"] for s in result.data["sources"]]
+    _lines(ax, result.received, "source", "cells", names)
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel("cells received")
+    ax.set_title(f"{result.scenario}: cells received")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def plot_overview(result: "Result", path: str | Path | None = None):
+    """ACR and queue panels side by side, like the seed papers' figures."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
+    plot_acr(result, ax=a)
+    plot_queue(result, ax=b)
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+    return fig
+
+
+def write_plots(result: "Result", out: Path) -> list[Path]:
+    written = []
+    for name, fn in (("acr", plot_acr), ("queue", plot_queue), ("received", plot_received)):
+        fig = fn(result)
+        fig.tight_layout()
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    path = out / "overview.png"
+    plot_overview(result, path)
+    written.append(path)
+    return written
+
+
+__all__ = ["plot_acr", "plot_queue", "plot_received", "plot_overview", "write_plots", "default_ports"]

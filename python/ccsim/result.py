@@ -1,0 +1,179 @@
+"""``Result``: the tables and summary of one run, as DataFrames (polars first, pandas on request)."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+# Keys of the summary that are not part of the JSON contract for scripts.
+_NOT_SUMMARY = ("series", "vcs")
+
+_SERIES_COLUMNS = {
+    "acr": ("source", "acr_mbps"),
+    "queue": ("port", "queue_cells"),
+    "received": ("source", "cells"),
+    "utilization": ("link", "utilization"),
+}
+
+
+def _series_frame(columns: dict[str, list], key: str, value: str) -> pl.DataFrame:
+    df = pl.DataFrame(
+        {"time_s": columns.get("time_s", []), key: columns.get(key, []), value: columns.get(value, [])},
+        schema={"time_s": pl.Float64, key: pl.Utf8, value: pl.Float64},
+    )
+    return df.with_columns((pl.col("time_s") * 1e3).alias("time_ms"))
+
+
+class Result:
+    """What one run produced.
+
+    ``summary()`` is the JSON contract of ``ccsim run --json``. Tables: ``acr``, ``queue``,
+    ``received``, ``utilization`` (long-format time series), ``sources``, ``ports``, ``links``
+    (summary rows) and ``vcs`` (per-VC totals for conservation and loss). Each is a polars
+    DataFrame; ``table(name, backend="pandas")`` gives pandas instead.
+    """
+
+    def __init__(self, data: dict[str, Any], resolved_json: str | None = None):
+        self._data = data
+        self.resolved_json = resolved_json
+
+    def __repr__(self) -> str:
+        s = self._data
+        return (
+            f"<ccsim.Result {s['scenario']!r} seed={s['seed']} sim_time={s['sim_time_s']:g}s "
+            f"sources={len(s['sources'])} fairness={s['fairness_index']:.4f}>"
+        )
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The raw result dict from the engine."""
+        return self._data
+
+    def summary(self) -> dict[str, Any]:
+        """Every top-level number: scenario, seed, times, counts, fairness, per-source/port/link rows."""
+        return {k: v for k, v in self._data.items() if k not in _NOT_SUMMARY}
+
+    @property
+    def scenario(self) -> str:
+        return self._data["scenario"]
+
+    @property
+    def seed(self) -> int:
+        return self._data["seed"]
+
+    @property
+    def fairness_index(self) -> float:
+        return self._data["fairness_index"]
+
+    # --- tables --------------------------------------------------------------------------
+
+    @cached_property
+    def acr(self) -> pl.DataFrame:
+        return _series_frame(self._data["series"]["acr"], *_SERIES_COLUMNS["acr"])
+
+    @cached_property
+    def queue(self) -> pl.DataFrame:
+        return _series_frame(self._data["series"]["queue"], *_SERIES_COLUMNS["queue"])
+
+    @cached_property
+    def received(self) -> pl.DataFrame:
+        return _series_frame(self._data["series"]["received"], *_SERIES_COLUMNS["received"])
+
+    @cached_property
+    def utilization(self) -> pl.DataFrame:
+        return _series_frame(self._data["series"]["utilization"], *_SERIES_COLUMNS["utilization"])
+
+    @cached_property
+    def sources(self) -> pl.DataFrame:
+        return pl.DataFrame(self._data["sources"])
+
+    @cached_property
+    def ports(self) -> pl.DataFrame:
+        return pl.DataFrame(self._data["ports"])
+
+    @cached_property
+    def links(self) -> pl.DataFrame:
+        return pl.DataFrame(self._data["links"])
+
+    @cached_property
+    def vcs(self) -> pl.DataFrame:
+        return pl.DataFrame(self._data["vcs"])
+
+    TABLES = ("acr", "queue", "received", "utilization", "sources", "ports", "links", "vcs")
+
+    def table(self, name: str, backend: str = "polars"):
+        """A table by name; ``backend="pandas"`` converts it (needs pandas and pyarrow)."""
+        if name not in self.TABLES:
+            raise KeyError(f"unknown table {name!r}; one of {', '.join(self.TABLES)}")
+        df = getattr(self, name)
+        if backend == "polars":
+            return df
+        if backend == "pandas":
+            return df.to_pandas()
+        raise ValueError(f"unknown backend {backend!r} (polars or pandas)")
+
+    def to_pandas(self, name: str):
+        return self.table(name, backend="pandas")
+
+    def rate_table(self) -> pl.DataFrame:
+        """Each source's time-average ACR and delivered rate beside its max-min fair rate."""
+        return self.sources.select(
+            "name",
+            pl.col("acr_mbps").round(3),
+            pl.col("rate_mbps").round(3),
+            pl.col("maxmin_mbps").round(3),
+            pl.when(pl.col("maxmin_mbps") > 0)
+            .then(pl.col("acr_mbps") / pl.col("maxmin_mbps"))
+            .otherwise(None)
+            .round(4)
+            .alias("acr_over_maxmin"),
+            pl.col("clr"),
+        )
+
+    # --- files -----------------------------------------------------------------------------
+
+    def metadata(self) -> dict[str, str]:
+        d = self._data
+        return {
+            "ccsim_version": str(d.get("ccsim_version", "")),
+            "scenario": str(d["scenario"]),
+            "seed": str(d["seed"]),
+            "fingerprint": str(d["fingerprint"]),
+            "scenario_hash": str(d["scenario_hash"]),
+        }
+
+    def write(self, out_dir: str | Path, plots: bool = True) -> Path:
+        """Writes Parquet tables (with run metadata), PNG plots, ``summary.json`` and ``rates.md``."""
+        import pyarrow.parquet as pq
+
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        meta = {k.encode(): v.encode() for k, v in self.metadata().items()}
+        for name in self.TABLES:
+            table = getattr(self, name).to_arrow()
+            table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
+            pq.write_table(table, out / f"{name}.parquet")
+        (out / "summary.json").write_text(json.dumps(self.summary(), indent=2) + "\n")
+        if self.resolved_json:
+            (out / "scenario.json").write_text(json.dumps(json.loads(self.resolved_json), indent=2) + "\n")
+        (out / "rates.md").write_text(markdown_table(self.rate_table()) + "\n")
+        if plots:
+            from . import plots as _plots
+
+            _plots.write_plots(self, out)
+        return out
+
+
+def markdown_table(df: pl.DataFrame) -> str:
+    cols = df.columns
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.iter_rows():
+        lines.append("| " + " | ".join("" if v is None else f"{v:g}" if isinstance(v, float) else str(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+__all__ = ["Result", "markdown_table"]

@@ -1,0 +1,47 @@
+import copy
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = ROOT / ".venv" / "bin"
+
+SMALL = {
+    "name": "test/two",
+    "run": {"duration": "20ms", "seed": 1},
+    "defaults": {
+        "link_rate": "155.52Mbps",
+        "link_delay": "5us",
+        "buffer": "1000cells",
+        "algorithm": {"type": "erica", "target_utilization": 0.95},
+        "abr": {"pcr": "155Mbps", "icr": "25Mbps", "mcr": "0Mbps", "rif": 1.0},
+    },
+    "switch": [{"name": "SW1"}, {"name": "SW2"}],
+    "link": [{"name": "L1", "between": ["SW1", "SW2"]}],
+    "source": [{"name": "S1", "route": ["SW1", "SW2"]}, {"name": "S2", "route": ["SW1", "SW2"]}],
+}
+
+
+@pytest.fixture
+def small():
+    """A small valid scenario dict (two sources, one bottleneck, 20 ms)."""
+    return copy.deepcopy(SMALL)
+
+
+@pytest.fixture
+def cli():
+    """Command prefix that runs the installed `ccsim` CLI."""
+    exe = VENV_BIN / "ccsim"
+    if exe.exists():
+        return [str(exe)]
+    return [sys.executable, "-m", "ccsim"]
+
+
+@pytest.fixture
+def env():
+    e = dict(os.environ)
+    e.pop("COLUMNS", None)
+    e["COLUMNS"] = "200"
+    return e
