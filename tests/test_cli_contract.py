@@ -1,0 +1,79 @@
+"""The command line, as a script would use it."""
+
+import json
+import subprocess
+
+import ccsim
+
+
+def run(cli, env, *args):
+    return subprocess.run(cli + list(args), capture_output=True, text=True, env=env)
+
+
+def test_presets_list_and_show(cli, env):
+    p = run(cli, env, "presets")
+    assert p.returncode == 0
+    assert "abr-benchmarks/gfc1" in p.stdout and "abr-benchmarks/upstream" in p.stdout
+    p = run(cli, env, "presets", "show", "abr-benchmarks/gfc1")
+    assert p.returncode == 0
+    assert p.stdout == ccsim.preset_text("abr-benchmarks/gfc1")
+    p = run(cli, env, "presets", "show", "abr-benchmarks/nope")
+    assert p.returncode == 2 and p.stderr.startswith("error: unknown preset")
+
+
+def test_run_json_is_exactly_one_object(cli, env):
+    p = run(cli, env, "run", "abr-benchmarks/two-sources", "--json", "--set", "duration=30ms", "--seed", "4")
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["scenario"] == "abr-benchmarks/two-sources"
+    assert s["seed"] == 4
+    assert abs(s["sim_time_s"] - 0.03) < 1e-12
+    for key in ("wall_s", "events", "cell_hops", "fairness_index", "sources", "ports", "links"):
+        assert key in s
+    assert {x["name"] for x in s["sources"]} == {"S1", "S2"}
+    assert all({"name", "mean_queue_cells", "max_queue_cells", "drops"} <= set(x) for x in s["ports"])
+    assert all({"name", "utilization"} <= set(x) for x in s["links"])
+
+
+def test_set_paths_and_seed_shortcut(cli, env):
+    p = run(
+        cli, env, "run", "abr-benchmarks/two-sources", "--json",
+        "--set", "run.duration=20ms", "--set", "seed=9",
+        "--set", "defaults.algorithm.target_utilization=0.9",
+    )
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["seed"] == 9
+    # ERICA at U = 0.9: each of two sources near 0.9 × 155.52 / 2 = 69.98 Mb/s.
+    assert all(0.95 * 69.98 < x["acr_mbps"] < 1.25 * 69.98 for x in s["sources"])
+
+
+def test_scheme_swap(cli, env):
+    p = run(cli, env, "run", "abr-benchmarks/two-sources", "--json", "--scheme", "efci",
+            "--set", "defaults.abr.rif=0.0625", "--set", "duration=50ms")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["conservation_ok"] is True
+
+
+def test_human_output_and_out_dir(cli, env, tmp_path):
+    p = run(cli, env, "run", "abr-benchmarks/parking-lot-3", "--set", "duration=20ms", "--out", str(tmp_path / "o"))
+    assert p.returncode == 0, p.stderr
+    assert "Jain fairness index" in p.stdout and "max-min" in p.stdout
+    for f in ("summary.json", "acr.png", "queue.png", "sources.parquet", "rates.md"):
+        assert (tmp_path / "o" / f).exists(), f
+
+
+def test_validate_and_schema(cli, env, tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(ccsim.preset_text("abr-benchmarks/upstream"))
+    p = run(cli, env, "validate", str(f))
+    assert p.returncode == 0 and "ok: abr-benchmarks/upstream" in p.stdout
+    p = run(cli, env, "schema")
+    assert p.returncode == 0 and json.loads(p.stdout)["type"] == "object"
+
+
+def test_usage_errors_are_not_tracebacks(cli, env):
+    p = run(cli, env, "run")
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "Missing argument" in p.stderr
+    p = run(cli, env, "run", "abr-benchmarks/gfc1", "--set", "nonsense")
+    assert p.returncode == 2 and "expected PATH=VALUE" in p.stderr
