@@ -5,14 +5,19 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.ccsim-built
+# Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: demo test test-rust test-python build bench clean
+.PHONY: venv build demo test test-rust test-python bench clean
+# Never two cargo builds at once (each already uses every core).
+.NOTPARALLEL:
 
 $(VENV)/bin/maturin:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet "maturin>=1.5,<2"
+
+venv: $(VENV)/bin/maturin
 
 # Builds the extension in release mode and installs ccsim (editable) with its dependencies.
 $(STAMP): $(VENV)/bin/maturin $(RUST_SOURCES)
@@ -20,7 +25,14 @@ $(STAMP): $(VENV)/bin/maturin $(RUST_SOURCES)
 		$(VENV)/bin/maturin develop --release --extras dev --quiet
 	touch $(STAMP)
 
+# The stamp alone is not trusted: if the extension went missing (git clean, a failed build),
+# build again.
 build: $(STAMP)
+	@$(PY) -c 'import ccsim._core' 2>/dev/null || { rm -f $(STAMP); $(MAKE) --no-print-directory $(STAMP); }
+
+test: build
+	cargo test --release --workspace --exclude ccsim-py
+	$(PY) -m pytest -q tests
 
 test-rust:
 	cargo test --release --workspace --exclude ccsim-py
@@ -28,18 +40,17 @@ test-rust:
 test-python: build
 	$(PY) -m pytest -q tests
 
-test: test-rust test-python
-
 demo: build
 	$(VENV)/bin/ccsim run abr-benchmarks/gfc1 --scheme erica --out out/gfc1-erica
 	@echo
 	@echo "Each source's rate beside its max-min fair rate (out/gfc1-erica/rates.md):"
 	@cat out/gfc1-erica/rates.md
 	@echo
-	@echo "Plots: out/gfc1-erica/acr.png, out/gfc1-erica/queue.png; summary: out/gfc1-erica/summary.json"
+	@echo "Plots: out/gfc1-erica/acr.png, out/gfc1-erica/queue.png, out/gfc1-erica/overview.png; summary: out/gfc1-erica/summary.json"
 
 bench: build
 	$(PY) scripts/bench.py
 
 clean:
 	rm -rf $(VENV) out target
+	rm -f python/ccsim/_core*.so python/ccsim/_core*.pyd

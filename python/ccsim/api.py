@@ -22,19 +22,58 @@ _SHORTCUTS = {"duration": "run.duration", "seed": "run.seed", "measure_from": "r
 def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str, str]:
     """Resolves a preset name, a file path or a dict into (text, format, label)."""
     if isinstance(scenario, Mapping):
-        try:
-            return json.dumps(scenario), "json", str(scenario.get("name", "dict"))
-        except TypeError as e:
-            raise ScenarioError(f"the scenario dict cannot be converted to JSON: {e}") from None
+        return _to_json("", scenario), "json", str(scenario.get("name", "dict"))
     if isinstance(scenario, str) and is_preset(scenario):
         return preset_text(scenario), "toml", scenario
     path = Path(scenario)
     if path.is_file():
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
-        return path.read_text(encoding="utf-8"), fmt, str(path)
+        try:
+            return path.read_text(encoding="utf-8"), fmt, str(path)
+        except UnicodeDecodeError as e:
+            raise ScenarioError(f"{path}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
     if isinstance(scenario, str) and not path.suffix and scenario.count("/") == 1:
         preset_text(scenario)  # raises ScenarioError with close matches
     raise ScenarioError(f"'{scenario}' is neither a preset name nor a readable scenario file")
+
+
+def _not_json(value: Any, path: str) -> str | None:
+    """Path of the first value in ``value`` that JSON cannot carry (NaN, an object, ...)."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return path
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return f"{path}.{k!r}" if path else repr(k)
+            bad = _not_json(v, f"{path}.{k}" if path else k)
+            if bad is not None:
+                return bad
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            bad = _not_json(v, f"{path}[{i}]")
+            if bad is not None:
+                return bad
+        return None
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return None
+    return path
+
+
+def _to_json(path: str, value: Any) -> str:
+    """JSON text of a scenario or override value; ``ScenarioError`` naming the field otherwise."""
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        bad = _not_json(value, path) or path or "scenario"
+        raise ScenarioError(f"{bad}: not a JSON value (use strings with units, numbers, booleans, lists and tables)") from None
+
+
+def _check_seed(seed: Any) -> None:
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ScenarioError(f"seed: must be an integer in [0, 2^64), got {seed!r}")
 
 
 def override_pairs(set: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -42,10 +81,10 @@ def override_pairs(set: Mapping[str, Any] | None, overrides: Mapping[str, Any]) 
     ``__`` separates path parts (``run__measure_from="1ms"``)."""
     pairs: list[tuple[str, str]] = []
     for path, value in (set or {}).items():
-        pairs.append((str(path), json.dumps(value)))
+        pairs.append((str(path), _to_json(str(path), value)))
     for key, value in overrides.items():
         path = _SHORTCUTS.get(key, key.replace("__", "."))
-        pairs.append((path, json.dumps(value)))
+        pairs.append((path, _to_json(path, value)))
     return pairs
 
 
@@ -55,7 +94,7 @@ def run(
     seed: int | None = None,
     scheme: str | None = None,
     set: Mapping[str, Any] | None = None,
-    progress: Progress | None = None,
+    progress: bool | Progress = False,
     chunks: int = 200,
     **overrides: Any,
 ) -> Result:
@@ -64,22 +103,33 @@ def run(
     ``scenario`` is a preset name (``"abr-benchmarks/gfc1"``), a TOML/JSON file, or a dict with
     the scenario structure. ``seed`` replaces ``run.seed``; ``scheme`` swaps the ABR switch
     algorithm at every switch (with the scenario's ``schemes.<name>`` settings); ``set`` and
-    keyword overrides change any field by path. ``progress(now_s, duration_s)`` is called
-    between chunks; Ctrl-C interrupts between chunks.
+    keyword overrides change any field by path. ``progress=True`` shows a progress bar on
+    stderr once a run has taken a second; a callable ``progress(now_s, duration_s)`` is called
+    between chunks instead. Ctrl-C interrupts between chunks.
     """
     text, fmt, _label = scenario_source(scenario)
     pairs = override_pairs(set, overrides)
+    _check_seed(seed)
     started = time.perf_counter()
     sim = _core.Simulation(text, fmt, pairs, scheme, seed)
     duration = sim.duration_s
     step = duration / max(1, chunks)
-    t = 0.0
-    done = False
-    while not done:
-        t = min(duration, t + step)
-        done = sim.run_until(duration if t >= duration else t)
-        if progress is not None:
-            progress(sim.now_s, duration)
+    bar = None
+    if progress is True:
+        from ._progress import ProgressBar
+
+        progress = bar = ProgressBar()
+    try:
+        t = 0.0
+        done = False
+        while not done:
+            t = min(duration, t + step)
+            done = sim.run_until(duration if t >= duration else t)
+            if callable(progress):
+                progress(sim.now_s, duration)
+    finally:
+        if bar is not None:
+            bar.close()
     data = sim.finish()
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
@@ -96,7 +146,9 @@ def resolve(
 ) -> dict[str, Any]:
     """The validated scenario with every default filled in (raises ``ScenarioError``)."""
     text, fmt, _ = scenario_source(scenario)
-    return json.loads(_core.resolve(text, fmt, override_pairs(set, overrides), scheme, seed))
+    pairs = override_pairs(set, overrides)
+    _check_seed(seed)
+    return json.loads(_core.resolve(text, fmt, pairs, scheme, seed))
 
 
 def schema() -> dict[str, Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -12,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ._progress import ProgressBar
 from .errors import CcsimError, ScenarioError
 
 app = typer.Typer(
@@ -24,7 +24,6 @@ presets_app = typer.Typer(help="List the shipped presets, or show one.", invoke_
 app.add_typer(presets_app, name="presets")
 
 out = Console()
-err = Console(stderr=True)
 
 
 def parse_sets(sets: list[str]) -> dict[str, Any]:
@@ -63,40 +62,6 @@ def presets_show(name: str) -> None:
     from .presets import preset_text
 
     sys.stdout.write(preset_text(name))
-
-
-class _Progress:
-    """A progress bar that appears only once a run has taken about a second."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.started = time.perf_counter()
-        self.bar = None
-        self.task = None
-
-    def __call__(self, now_s: float, duration_s: float) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            if time.perf_counter() - self.started < 1.0:
-                return
-            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                TextColumn("{task.fields[now]:.3f} / {task.total:.3f} s simulated"),
-                TimeRemainingColumn(),
-                console=err,
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("run", total=duration_s, now=now_s)
-        self.bar.update(self.task, completed=now_s, now=now_s)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
 
 
 def _print_summary(s: dict[str, Any]) -> None:
@@ -152,7 +117,7 @@ def run(
     """Run a scenario and print its summary."""
     from .api import run as run_scenario
 
-    progress = _Progress(enabled=not as_json and sys.stderr.isatty())
+    progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     try:
         result = run_scenario(scenario, seed=seed, scheme=scheme, set=parse_sets(set_), progress=progress)
     finally:
@@ -177,7 +142,7 @@ def validate(
     from .api import resolve
 
     s = resolve(file, scheme=scheme, set=parse_sets(set_))
-    out.print(f"ok: {s['name']}")
+    sys.stdout.write(f"ok: {s['name']}\n")
 
 
 @app.command()
@@ -188,23 +153,36 @@ def schema() -> None:
     sys.stdout.write(_core.schema() + "\n")
 
 
+def _fail(message: str) -> None:
+    """One plain line on stderr (never wrapped to the terminal width, no markup)."""
+    sys.stdout.flush()
+    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: one clear line on stderr and a non-zero exit for every ccsim error."""
+    """Entry point: one clear line on stderr and a non-zero exit for every ccsim error
+    (2 for an invalid scenario or command line, 1 for anything else)."""
     try:
         app(args=argv, standalone_mode=False)
     except ScenarioError as e:
-        err.print(f"error: {e}", markup=False, highlight=False)
+        _fail(str(e))
         return 2
     except CcsimError as e:
-        err.print(f"error: {e}", markup=False, highlight=False)
+        _fail(str(e))
         return 1
     except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
+        _fail("interrupted")
         return 130
     except typer.Exit as e:
         return e.exit_code
     except typer.Abort:
-        err.print("aborted", markup=False)
+        _fail("aborted")
+        return 1
+    except OSError as e:
+        # Files the user named: an unwritable --out, a scenario file that cannot be read.
+        where = f": {e.filename}" if getattr(e, "filename", None) else ""
+        _fail(f"{e.strerror or e}{where}")
         return 1
     except Exception as e:
         # Usage errors (click's ClickException, vendored by newer typer): print them as click

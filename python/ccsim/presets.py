@@ -27,15 +27,18 @@ def _root():
 
 
 def preset_names() -> list[str]:
+    """Every preset name, sorted."""
     names = []
     root = _root()
-    for paper in sorted(root.iterdir(), key=lambda p: p.name):
+    if not root.is_dir():
+        return names
+    for paper in root.iterdir():
         if not paper.is_dir() or paper.name.startswith(("_", ".")):
             continue
-        for f in sorted(paper.iterdir(), key=lambda p: p.name):
-            if f.name.endswith(".toml"):
+        for f in paper.iterdir():
+            if f.name.endswith(".toml") and f.is_file():
                 names.append(f"{paper.name}/{f.name[:-5]}")
-    return names
+    return sorted(names)
 
 
 def _resource(name: str):
