@@ -45,3 +45,11 @@ def env():
     e.pop("COLUMNS", None)
     e["COLUMNS"] = "200"
     return e
+
+
+@pytest.fixture
+def synthetic():
+    """A result dict with the documented keys (see tests/synthetic.py), fresh for each test."""
+    from .synthetic import synthetic_result
+
+    return synthetic_result()

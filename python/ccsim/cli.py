@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ._progress import ProgressBar
@@ -65,17 +66,20 @@ def presets_show(name: str) -> None:
 
 
 def _print_summary(s: dict[str, Any]) -> None:
+    """The summary as tables. Only the documented keys are required; the engine's extra ones
+    (run-long queue maxima, link endpoints and rates) are shown when present."""
     out.print(
-        f"[bold]{s['scenario']}[/bold]  seed {s['seed']}  {s['sim_time_s']:g} s simulated in {s['wall_s']:.2f} s  "
-        f"({s['events']:,} events, {s['cell_hops']:,} cell-hops)"
+        f"[bold]{escape(str(s['scenario']))}[/bold]  seed {s['seed']}  {s['sim_time_s']:g} s simulated "
+        f"in {s['wall_s']:.2f} s  ({s['events']:,} events, {s['cell_hops']:,} cell-hops)"
     )
-    w0, w1 = s["window_s"]
-    t = Table(title=f"sources (window {w0 * 1e3:g}-{w1 * 1e3:g} ms)")
+    window = s.get("window_s")
+    title = f"sources (window {window[0] * 1e3:g}-{window[1] * 1e3:g} ms)" if window else "sources"
+    t = Table(title=title)
     for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "cells sent", "cells received", "CLR"):
         t.add_column(col, justify="left" if col == "source" else "right")
     for r in s["sources"]:
         t.add_row(
-            r["name"],
+            escape(r["name"]),
             f"{r['acr_mbps']:.3f}",
             f"{r['rate_mbps']:.3f}",
             f"{r['maxmin_mbps']:.3f}",
@@ -84,23 +88,31 @@ def _print_summary(s: dict[str, Any]) -> None:
             f"{r['clr']:.4g}",
         )
     out.print(t)
-    busy = [p for p in s["ports"] if p["max_queue_cells_run"] > 1 or p["drops"] > 0]
+
+    def run_max(p: dict[str, Any]) -> Any:
+        return p.get("max_queue_cells_run", p["max_queue_cells"])
+
+    busy = [p for p in s["ports"] if run_max(p) > 1 or p["drops"] > 0]
     if busy:
         t = Table(title="switch ports with queueing or loss")
         for col in ("port", "mean queue", "max queue (window)", "max queue (run)", "drops"):
             t.add_column(col, justify="left" if col == "port" else "right")
         for p in busy:
-            t.add_row(p["name"], f"{p['mean_queue_cells']:.2f}", str(p["max_queue_cells"]), str(p["max_queue_cells_run"]), f"{p['drops']:,}")
+            t.add_row(
+                escape(p["name"]), f"{p['mean_queue_cells']:.2f}", str(p["max_queue_cells"]), str(run_max(p)),
+                f"{p['drops']:,}",
+            )
         out.print(t)
-    hosts = {r["name"] for r in s["sources"]} | {r["destination"] for r in s["sources"]}
-    trunks = [l for l in s["links"] if l["from"] not in hosts and l["to"] not in hosts]
+    hosts = {r["name"] for r in s["sources"]} | {r.get("destination") for r in s["sources"]}
+    trunks = [l for l in s["links"] if l.get("from") not in hosts and l.get("to") not in hosts]
     if trunks:
-        t = Table(title="links between switches")
+        t = Table(title="links between switches" if all("from" in l for l in trunks) else "links")
         t.add_column("link")
         t.add_column("Mb/s", justify="right")
         t.add_column("utilisation", justify="right")
         for l in trunks:
-            t.add_row(l["name"], f"{l['rate_mbps']:g}", f"{l['utilization']:.3f}")
+            rate = l.get("rate_mbps")
+            t.add_row(escape(l["name"]), "" if rate is None else f"{rate:g}", f"{l['utilization']:.3f}")
         out.print(t)
     out.print(f"Jain fairness index (rate / max-min): {s['fairness_index']:.4f}")
 

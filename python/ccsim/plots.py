@@ -64,8 +64,11 @@ def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
 
 def default_ports(result: "Result", limit: int = 6) -> list[str]:
     """Switch ports worth looking at: the ones whose queue grew most, trunks first."""
-    ports = [p for p in result.data["ports"] if p["max_queue_cells_run"] > 1]
-    ports.sort(key=lambda p: (-p["max_queue_cells_run"], p["name"]))
+    def run_max(p):
+        return p.get("max_queue_cells_run", p["max_queue_cells"])
+
+    ports = [p for p in result.data["ports"] if run_max(p) > 1]
+    ports.sort(key=lambda p: (-run_max(p), p["name"]))
     return [p["name"] for p in ports[:limit]] or [p["name"] for p in result.data["ports"][:1]]
 
 

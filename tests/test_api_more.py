@@ -1,0 +1,103 @@
+"""More of the Python API: progress, Ctrl-C between chunks, argument checking, the native
+module used directly, determinism of the tables."""
+
+import json
+import math
+
+import pytest
+
+import ccsim
+from ccsim import _core
+from ccsim.api import override_pairs
+
+
+def test_override_pairs_are_json_encoded():
+    pairs = override_pairs({"switch[0].algorithm.target_utilization": 0.9}, {"duration": "1s", "run__seed": 3})
+    assert pairs == [
+        ("switch[0].algorithm.target_utilization", "0.9"),
+        ("run.duration", '"1s"'),
+        ("run.seed", "3"),
+    ]
+
+
+def test_progress_true_and_callback(small):
+    ccsim.run(small, progress=True)
+    seen = []
+    ccsim.run(small, progress=lambda now, total: seen.append(now))
+    assert len(seen) >= 100 and seen[-1] == pytest.approx(0.02)
+
+
+def test_keyboard_interrupt_stops_between_chunks(small):
+    seen = []
+
+    def interrupt(now, total):
+        seen.append(now)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ccsim.run(small, progress=interrupt)
+    assert seen[0] < 0.02 / 10
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True])
+def test_bad_seeds_are_scenario_errors(small, seed):
+    with pytest.raises(ccsim.ScenarioError, match="seed"):
+        ccsim.run(small, seed=seed)
+
+
+def test_non_json_values_name_the_field(small):
+    small["defaults"]["algorithm"]["target_utilization"] = math.nan
+    with pytest.raises(ccsim.ScenarioError, match=r"^defaults\.algorithm\.target_utilization: not a JSON value"):
+        ccsim.run(small)
+    small["defaults"]["algorithm"]["target_utilization"] = 0.9
+    small["source"][1]["start"] = object()
+    with pytest.raises(ccsim.ScenarioError, match=r"^source\[1\]\.start: "):
+        ccsim.run(small)
+    del small["source"][1]["start"]
+    with pytest.raises(ccsim.ScenarioError, match=r"^link\[0\]\.rate: "):
+        ccsim.run(small, set={"link[0].rate": math.inf})
+
+
+def test_directory_is_not_a_scenario(tmp_path):
+    with pytest.raises(ccsim.ScenarioError, match="neither a preset name nor a readable scenario file"):
+        ccsim.run(tmp_path)
+
+
+def test_same_seed_same_tables(small):
+    a, b = ccsim.run(small, seed=3), ccsim.run(small, seed=3)
+    assert a.summary()["fingerprint"] == b.summary()["fingerprint"]
+    for name in a.TABLES:
+        assert getattr(a, name).equals(getattr(b, name)), name
+
+
+def test_seed_is_recorded_everywhere(small, tmp_path):
+    import pyarrow.parquet as pq
+
+    r = ccsim.run(small, seed=12345)
+    assert r.seed == 12345 and r.summary()["seed"] == 12345
+    r.write(tmp_path, plots=False)
+    assert pq.read_schema(tmp_path / "acr.parquet").metadata[b"seed"] == b"12345"
+
+
+def test_two_simulations_side_by_side(small):
+    other = dict(small, name="test/other")
+    s1 = _core.Simulation(json.dumps(small), "json")
+    s2 = _core.Simulation(json.dumps(other), "json")
+    done1 = done2 = False
+    while not (done1 and done2):
+        done1 = s1.run_until(s1.now_s + 0.003)
+        done2 = s2.run_until(s2.now_s + 0.003)
+    r1, r2 = s1.finish(), s2.finish()
+    assert (r1["scenario"], r2["scenario"]) == ("test/two", "test/other")
+    assert r1["fingerprint"] == r2["fingerprint"] and r1["events"] == r2["events"]
+
+
+def test_native_module_keywords_and_attributes(small):
+    sim = _core.Simulation(text=json.dumps(small), format="json", overrides=[("run.duration", '"1ms"')], seed=9)
+    assert (sim.name, sim.duration_s, sim.now_s) == ("test/two", pytest.approx(0.001), 0.0)
+    assert sim.run_until(0.5) is True
+    assert sim.now_s == pytest.approx(0.001) and sim.events > 0
+    assert sim.finish()["seed"] == 9
+    assert json.loads(_core.resolve(json.dumps(small), "json", [], "efci", 4))["run"]["seed"] == 4
+    with pytest.raises(ccsim.ScenarioError):
+        _core.resolve(json.dumps(small), "yaml")
