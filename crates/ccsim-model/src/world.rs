@@ -7,12 +7,12 @@
 //! No table look-up by node is needed on the per-cell path.
 
 use crate::abr::switch::PortView;
-use crate::abr::{AbrDestination, AbrParams, AbrSource};
+use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
-use crate::port::Port;
+use crate::port::{DropReason, Port};
 use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimTime, StreamKey};
 
 /// Who is woken. Small and `Copy`: the queue holds one per busy component.
@@ -71,6 +71,19 @@ pub struct VcBooks {
     pub data_dropped: u64,
 }
 
+impl VcBooks {
+    fn count_drop(&mut self, cell: &Cell) {
+        if cell.is_forward() {
+            self.fwd_dropped += 1;
+            if cell.kind == CellKind::Data {
+                self.data_dropped += 1;
+            }
+        } else {
+            self.bwd_dropped += 1;
+        }
+    }
+}
+
 pub struct Vc {
     pub name: String,
     pub dest_name: String,
@@ -115,6 +128,7 @@ pub struct VcSpec {
     pub params: AbrParams,
     pub start: SimTime,
     pub stop: SimTime,
+    pub misbehaviour: Misbehaviour,
 }
 
 pub struct WorldBuilder {
@@ -141,6 +155,11 @@ impl WorldBuilder {
 
     pub fn n_vcs(&self) -> usize {
         self.n_vcs
+    }
+
+    /// Ports created so far (the next port's index).
+    pub fn n_ports(&self) -> usize {
+        self.ports.len()
     }
 
     pub fn add_node(&mut self, name: impl Into<String>, kind: NodeKind) -> NodeId {
@@ -174,7 +193,7 @@ impl WorldBuilder {
             dest_name: s.dest_name,
             fwd_ports: s.fwd_ports,
             rev_ports: s.rev_ports,
-            source: AbrSource::new(id, s.params, s.start, s.stop),
+            source: AbrSource::new(id, s.params, s.start, s.stop).with_misbehaviour(s.misbehaviour),
             dest: AbrDestination::default(),
             wake_gen: 0,
             books: VcBooks::default(),
@@ -374,6 +393,10 @@ impl World {
                     scheme.on_cell_arrival(&mut cell, &view);
                     if cell.kind == CellKind::Frm {
                         scheme.on_frm(cell.vc, &cell, &view);
+                    } else if cell.kind == CellKind::Data && !scheme.admit(&cell, &view) {
+                        port.buffer.reject(cell.vc, DropReason::Selective);
+                        self.vcs[v].books.count_drop(&cell);
+                        return;
                     }
                 }
                 self.enqueue(out, cell);
@@ -416,17 +439,7 @@ impl World {
                     self.queue.push(arrival, Event::PipeArrival(p));
                 }
             }
-            Err(_reason) => {
-                let b = &mut self.vcs[cell.vc.index()].books;
-                if cell.is_forward() {
-                    b.fwd_dropped += 1;
-                    if cell.kind == CellKind::Data {
-                        b.data_dropped += 1;
-                    }
-                } else {
-                    b.bwd_dropped += 1;
-                }
-            }
+            Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
         }
     }
 

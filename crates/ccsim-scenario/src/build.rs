@@ -4,13 +4,16 @@
 //! an access link to the first switch of its route, and its destination its own host with an
 //! egress link from the last switch (abr.md §14.0: every S and D has its own access link).
 
-use crate::types::{AlgorithmSpec, EfciModeSpec, LoadAveragingSpec, Scenario, SourceSpec};
+use crate::types::{MisbehaviourSpec, Scenario, SourceSpec};
 use crate::units::{Duration, Rate};
 use ccsim_engine::{SimDuration, SimTime};
-use ccsim_model::abr::switch::{AnyAbrSwitch, Efci, EfciMode, EfciParams, Erica, EricaParams, LoadAveraging};
-use ccsim_model::abr::AbrParams;
+use ccsim_engine::{RngStream, StreamKey};
+use ccsim_model::abr::{AbrParams, Misbehaviour};
 use ccsim_model::{MeasureSpec, NodeId, NodeKind, PortId, PortSpec, VcSpec, World, WorldBuilder};
 use std::collections::HashMap;
+
+/// Purpose tag of the random stream a switch scheme draws from.
+const STREAM_SWITCH_SCHEME: u64 = 1;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
@@ -44,44 +47,8 @@ fn effective_rate(r: Rate, sonet: bool) -> u64 {
     }
 }
 
-pub fn scheme(spec: &AlgorithmSpec, link_rate: f64, n_vcs: usize) -> AnyAbrSwitch {
-    match spec {
-        AlgorithmSpec::Erica(e) => AnyAbrSwitch::Erica(Erica::new(
-            EricaParams {
-                target_utilization: e.target_utilization,
-                delta: e.delta,
-                interval: e.interval.0,
-                interval_cells: e.interval_cells,
-                max_min_fix: e.max_min_fix,
-                fairshare_first: e.fairshare_first,
-                one_feedback_per_interval: e.one_feedback_per_interval,
-                bidirectional_counting: e.bidirectional_counting,
-                avg_n_active: e.avg_n_active,
-                n_active_decay: e.n_active_decay,
-                immediate_fair_share: e.immediate_fair_share,
-                load_averaging: match e.load_averaging {
-                    LoadAveragingSpec::None => LoadAveraging::None,
-                    LoadAveragingSpec::Separate => LoadAveraging::Separate,
-                    LoadAveragingSpec::Z => LoadAveraging::Z,
-                },
-                load_alpha: e.load_alpha,
-            },
-            link_rate,
-            n_vcs,
-        )),
-        AlgorithmSpec::Efci(e) => AnyAbrSwitch::Efci(Efci::new(EfciParams {
-            mode: match e.mode {
-                EfciModeSpec::Efci => EfciMode::Efci,
-                EfciModeSpec::RelativeRate => EfciMode::RelativeRate,
-            },
-            q_hi: e.q_hi,
-            q_lo: e.q_lo,
-        })),
-    }
-}
-
 /// TM 4.0 defaults where the scenario is silent; PCR defaults to the access link's rate.
-fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64) -> AbrParams {
+fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64, debra_default: bool) -> AbrParams {
     let pcr = a.pcr.map_or(access_rate_bps as f64 / ccsim_model::CELL_BITS as f64, |r| r.cells_per_s());
     let d = AbrParams::tm4_defaults(pcr);
     AbrParams {
@@ -98,6 +65,7 @@ fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64) -> AbrParams {
         frtt: a.frtt.map_or(d.frtt, |t| t.0),
         cdf: a.cdf.unwrap_or(d.cdf),
         tcr: a.tcr.map_or(d.tcr, |r| r.cells_per_s()),
+        bidding: a.bidding.unwrap_or(debra_default),
     }
 }
 
@@ -115,6 +83,14 @@ impl Builder<'_> {
         let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
         let n_vcs = self.b.n_vcs();
         let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
+        let run = &self.s.run;
+        // Each port's random stream is keyed by its index (abr.md: streams per component).
+        let rng = RngStream::new(StreamKey {
+            seed: run.seed,
+            replication: run.replication,
+            component: self.b.n_ports() as u64,
+            purpose: STREAM_SWITCH_SCHEME,
+        });
         self.b.add_port(PortSpec {
             name,
             link_name: link,
@@ -123,7 +99,7 @@ impl Builder<'_> {
             rate_bps: rate,
             delay,
             buffer_cells: sw.buffer.unwrap_or(self.s.defaults.buffer).0,
-            scheme: Some(scheme(alg, cell_rate, n_vcs)),
+            scheme: Some(alg.build(cell_rate, n_vcs, rng)),
         })
     }
 
@@ -163,7 +139,16 @@ pub fn build(s: &Scenario) -> World {
     let end = SimTime::ZERO + s.run.duration.0;
     for src in &s.source {
         let access_rate = effective_rate(src.access.rate.unwrap_or(s.defaults.link_rate), sonet);
-        let params = abr_params(&src.abr.over(&s.defaults.abr), access_rate);
+        let params = abr_params(&src.abr.over(&s.defaults.abr), access_rate, s.defaults.algorithm.is_debra());
+        let misbehaviour = match &src.misbehaviour {
+            None => Misbehaviour::None,
+            Some(MisbehaviourSpec::DishonestGreedy { start, multiplier, period }) => {
+                Misbehaviour::DishonestGreedy { start: SimTime::ZERO + start.0, multiplier: *multiplier, period: period.0 }
+            }
+            Some(MisbehaviourSpec::FixedRate { start, rate, honest }) => {
+                Misbehaviour::FixedRate { start: SimTime::ZERO + start.0, rate: rate.cells_per_s(), honest: *honest }
+            }
+        };
         let access_delay = src.access.delay.unwrap_or(s.defaults.link_delay).0;
         let egress_rate = effective_rate(src.egress.rate.unwrap_or(s.defaults.link_rate), sonet);
         let egress_delay = src.egress.delay.unwrap_or(s.defaults.link_delay).0;
@@ -193,6 +178,7 @@ pub fn build(s: &Scenario) -> World {
                 params: params.clone(),
                 start: SimTime::ZERO + start,
                 stop: src.stop.map_or(SimTime::MAX, |t| SimTime::ZERO + t.0),
+                misbehaviour: misbehaviour.clone(),
             });
         }
     }

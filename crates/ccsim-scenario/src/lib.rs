@@ -15,6 +15,7 @@
 //! assert_eq!(result["scenario"], "doc/one");
 //! ```
 
+pub mod algorithms;
 mod build;
 mod error;
 mod load;

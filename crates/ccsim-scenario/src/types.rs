@@ -3,6 +3,8 @@
 //! The same structure is read from TOML files, from JSON, and from Python dicts (sent as
 //! JSON). A JSON Schema is generated from these types (`ccsim schema`).
 
+pub use crate::algorithms::AlgorithmSpec;
+use crate::algorithms::EricaSpec;
 use crate::units::{Cells, Duration, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -170,6 +172,44 @@ pub struct SourceSpec {
     /// Last switch to destination host.
     #[serde(default)]
     pub egress: AccessSpec,
+    /// A source that does not follow the feedback (robustness scenarios, abr.md §14.11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misbehaviour: Option<MisbehaviourSpec>,
+}
+
+/// How a source misbehaves, chosen by `type`.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum MisbehaviourSpec {
+    /// From `start`, alternately `period` sending at `multiplier` × ACR while reporting ACR,
+    /// and `period` normal (seed 003 §5.1).
+    DishonestGreedy {
+        start: Duration,
+        #[serde(default = "MisbehaviourSpec::multiplier")]
+        multiplier: f64,
+        #[serde(default = "MisbehaviourSpec::period")]
+        period: Duration,
+    },
+    /// From `start`, send at `rate` whatever the feedback; `honest` sources report it
+    /// (seed 003 §5.2).
+    FixedRate {
+        start: Duration,
+        rate: Rate,
+        #[serde(default = "MisbehaviourSpec::honest")]
+        honest: bool,
+    },
+}
+
+impl MisbehaviourSpec {
+    fn multiplier() -> f64 {
+        1.5
+    }
+    fn period() -> Duration {
+        "50ms".parse().expect("valid")
+    }
+    fn honest() -> bool {
+        true
+    }
 }
 
 fn one_u32() -> u32 {
@@ -207,6 +247,10 @@ pub struct AbrSpec {
     pub cdf: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcr: Option<Rate>,
+    /// DEBRA bidding: the FRM's ER carries min(PCR, last ER) instead of PCR (default: on
+    /// exactly when `defaults.algorithm` is DEBRA).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidding: Option<bool>,
 }
 
 impl AbrSpec {
@@ -226,97 +270,9 @@ impl AbrSpec {
             frtt: self.frtt.or(base.frtt),
             cdf: self.cdf.or(base.cdf),
             tcr: self.tcr.or(base.tcr),
+            bidding: self.bidding.or(base.bidding),
         }
     }
-}
-
-/// The ABR switch algorithm of a port, chosen by `type`.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum AlgorithmSpec {
-    Erica(EricaSpec),
-    Efci(EfciSpec),
-}
-
-impl AlgorithmSpec {
-    pub const NAMES: [&'static str; 2] = ["erica", "efci"];
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct EricaSpec {
-    /// Target utilisation U of the ABR capacity (0.95 LAN, 0.90 WAN in seed 003).
-    pub target_utilization: f64,
-    /// Underload band δ of the max-min fix (seed 003: 0.2).
-    pub delta: f64,
-    /// Averaging interval by time, t_AI.
-    pub interval: Duration,
-    /// Averaging interval by ABR input cells, N_AI (0: by time only).
-    pub interval_cells: u32,
-    pub max_min_fix: bool,
-    pub fairshare_first: bool,
-    pub one_feedback_per_interval: bool,
-    pub bidirectional_counting: bool,
-    pub avg_n_active: bool,
-    /// [RECON] decay of an unseen VC's share of the active count.
-    pub n_active_decay: f64,
-    pub immediate_fair_share: bool,
-    /// `none`, `separate` (method 1) or `z` (method 2).
-    pub load_averaging: LoadAveragingSpec,
-    /// [RECON] weight of the newest load sample.
-    pub load_alpha: f64,
-}
-
-impl Default for EricaSpec {
-    fn default() -> Self {
-        EricaSpec {
-            target_utilization: 0.95,
-            delta: 0.2,
-            interval: "1ms".parse().expect("valid"),
-            interval_cells: 50,
-            max_min_fix: true,
-            fairshare_first: true,
-            one_feedback_per_interval: true,
-            bidirectional_counting: false,
-            avg_n_active: false,
-            n_active_decay: 0.9,
-            immediate_fair_share: false,
-            load_averaging: LoadAveragingSpec::None,
-            load_alpha: 0.8,
-        }
-    }
-}
-
-#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum LoadAveragingSpec {
-    None,
-    Separate,
-    Z,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct EfciSpec {
-    /// `efci` marks data cells; `relative_rate` sets CI/NI in backward RM cells.
-    pub mode: EfciModeSpec,
-    /// [RECON] queue length at which the port is congested.
-    pub q_hi: u32,
-    /// [RECON] queue length below which it is not.
-    pub q_lo: u32,
-}
-
-impl Default for EfciSpec {
-    fn default() -> Self {
-        EfciSpec { mode: EfciModeSpec::Efci, q_hi: 100, q_lo: 50 }
-    }
-}
-
-#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum EfciModeSpec {
-    Efci,
-    RelativeRate,
 }
 
 /// What to record as time series.

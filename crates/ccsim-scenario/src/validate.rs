@@ -122,6 +122,14 @@ pub fn validate(s: &Scenario) -> R {
         }
         let access = src.access.rate.unwrap_or(s.defaults.link_rate);
         abr(&format!("{p}.abr"), &src.abr.over(&s.defaults.abr), Some(&src.abr), access)?;
+        if let Some(crate::types::MisbehaviourSpec::DishonestGreedy { multiplier, period, .. }) = &src.misbehaviour {
+            if !(*multiplier > 0.0) {
+                return err(format!("{p}.misbehaviour.multiplier"), "must be > 0");
+            }
+            if period.0.is_zero() {
+                return err(format!("{p}.misbehaviour.period"), "must be > 0");
+            }
+        }
     }
     if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
         return err("measure.interval", "must be 0 (off) or at least 1us");
@@ -156,6 +164,59 @@ fn algorithm(p: &str, a: &AlgorithmSpec) -> R {
             }
             if !(e.load_alpha > 0.0 && e.load_alpha <= 1.0) {
                 return err(format!("{p}.load_alpha"), "must be in (0, 1]");
+            }
+        }
+        AlgorithmSpec::EricaPlus(e) => {
+            for (name, v) in [("a", e.a), ("b", e.b)] {
+                if !(v > 1.0) {
+                    return err(format!("{p}.{name}"), "must be > 1");
+                }
+            }
+            if !(e.qdlf > 0.0 && e.qdlf <= 1.0) {
+                return err(format!("{p}.qdlf"), "must be in (0, 1]");
+            }
+            if e.interval.0.is_zero() {
+                return err(format!("{p}.interval"), "must be > 0");
+            }
+        }
+        AlgorithmSpec::Debra(d) => {
+            if !(d.target_utilization > 0.0 && d.target_utilization <= 1.0) {
+                return err(format!("{p}.target_utilization"), "must be in (0, 1]");
+            }
+            if !(d.advertised_fraction > 0.0 && d.advertised_fraction <= 1.0) {
+                return err(format!("{p}.advertised_fraction"), "must be in (0, 1]");
+            }
+            if !(d.k >= 1.0) {
+                return err(format!("{p}.k"), "must be >= 1");
+            }
+            if d.interval.0.is_zero() {
+                return err(format!("{p}.interval"), "must be > 0");
+            }
+            if d.active_intervals == 0 {
+                return err(format!("{p}.active_intervals"), "must be at least 1");
+            }
+        }
+        AlgorithmSpec::Eprca(e) => {
+            for (name, v) in [("av", e.av), ("dpf", e.dpf), ("erf", e.erf), ("mrf", e.mrf)] {
+                if !(v > 0.0 && v <= 1.0) {
+                    return err(format!("{p}.{name}"), "must be in (0, 1]");
+                }
+            }
+            if e.qt > e.dqt {
+                return err(format!("{p}.qt"), format!("must not exceed dqt ({})", e.dqt));
+            }
+        }
+        AlgorithmSpec::Ut(u) => {
+            if !(u.target_utilization > 0.0 && u.target_utilization <= 1.0) {
+                return err(format!("{p}.target_utilization"), "must be in (0, 1]");
+            }
+            if u.interval.0.is_zero() {
+                return err(format!("{p}.interval"), "must be > 0");
+            }
+            for (name, v) in [("beta_f", u.beta_f), ("beta_b", u.beta_b)] {
+                if !(v > 0.0 && v <= 1.0) {
+                    return err(format!("{p}.{name}"), "must be in (0, 1]");
+                }
             }
         }
         AlgorithmSpec::Efci(e) => {

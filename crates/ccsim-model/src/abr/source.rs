@@ -4,6 +4,7 @@
 //! back the cell to emit and when the source next wants to be woken. The source never sees
 //! the event queue, so its rules are unit-tested directly by scripted BRM exchanges.
 
+use super::misbehaviour::Misbehaviour;
 use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
 use ccsim_engine::{SimDuration, SimTime, PS_PER_SEC};
@@ -25,6 +26,9 @@ pub struct AbrParams {
     pub frtt: SimDuration,
     pub cdf: f64,
     pub tcr: f64,
+    /// DEBRA sources (abr.md §11.4): the FRM's ER field carries a bid, `min(PCR, last ER
+    /// received)`, starting at ICR, instead of PCR.
+    pub bidding: bool,
 }
 
 impl AbrParams {
@@ -44,6 +48,7 @@ impl AbrParams {
             frtt: SimDuration::ZERO,
             cdf: 1.0 / 16.0,
             tcr: 10.0,
+            bidding: false,
         }
     }
 
@@ -93,6 +98,9 @@ pub struct AbrSource {
     pacing_frac: f64,
     last_any: SimTime,
     pub counters: SourceCounters,
+    misbehaviour: Misbehaviour,
+    /// The DEBRA bid (cells/s) when `p.bidding`.
+    bid: f64,
     // Time integral of ACR (cells), for exact time averages.
     acr_area: f64,
     acr_since: SimTime,
@@ -121,14 +129,34 @@ impl AbrSource {
             pacing_frac: 0.0,
             last_any: SimTime::ZERO,
             counters: SourceCounters::default(),
+            misbehaviour: Misbehaviour::None,
+            bid: 0.0,
             acr_area: 0.0,
             acr_since: SimTime::ZERO,
             p,
         }
     }
 
+    pub fn with_misbehaviour(mut self, m: Misbehaviour) -> Self {
+        self.misbehaviour = m;
+        self
+    }
+
     pub fn params(&self) -> &AbrParams {
         &self.p
+    }
+
+    /// The rate the source really sends at (ACR unless it misbehaves).
+    fn sending_rate(&self, now: SimTime) -> f64 {
+        self.misbehaviour.sending_rate(now, self.acr)
+    }
+
+    /// ER field of a forward RM cell: PCR, or the DEBRA bid (abr.md §4 rule 10, §11.4).
+    fn requested_rate(&self, now: SimTime) -> f64 {
+        if !self.p.bidding {
+            return self.p.pcr;
+        }
+        self.misbehaviour.fixed_rate(now).unwrap_or(self.bid)
     }
     pub fn start_time(&self) -> SimTime {
         self.start
@@ -172,6 +200,7 @@ impl AbrSource {
         }
         self.set_running(now, true);
         self.set_acr(now, self.p.effective_icr());
+        self.bid = self.acr;
         self.first = true;
         self.next_in_rate = now;
         self.pacing_frac = 0.0;
@@ -184,7 +213,7 @@ impl AbrSource {
         if !self.running {
             return None;
         }
-        let mut wake = if self.acr > 0.0 { self.next_in_rate } else { SimTime::MAX };
+        let mut wake = if self.sending_rate(now) > 0.0 { self.next_in_rate } else { SimTime::MAX };
         // Rule 11: with ACR below TCR, an out-of-rate FRM at most every 1/TCR.
         if self.acr < self.p.tcr && self.p.tcr > 0.0 {
             let oor = self.last_any + SimDuration::from_secs_f64(1.0 / self.p.tcr);
@@ -203,7 +232,12 @@ impl AbrSource {
             self.set_running(now, false);
             return (None, None);
         }
-        let cell = if self.acr > 0.0 && now >= self.next_in_rate {
+        if let Some(rate) = self.misbehaviour.fixed_rate(now) {
+            if self.acr != rate {
+                self.set_acr(now, rate);
+            }
+        }
+        let cell = if self.sending_rate(now) > 0.0 && now >= self.next_in_rate {
             Some(self.send_in_rate(now))
         } else if self.acr < self.p.tcr
             && now >= self.last_any + SimDuration::from_secs_f64(1.0 / self.p.tcr)
@@ -230,7 +264,7 @@ impl AbrSource {
         };
         self.last_in_rate = now;
         self.last_any = now;
-        let step = interval_ps(self.acr) + self.pacing_frac;
+        let step = interval_ps(self.sending_rate(now)) + self.pacing_frac;
         let whole = step.floor();
         self.pacing_frac = step - whole;
         self.next_in_rate = now + SimDuration::from_ps(whole.min(u64::MAX as f64) as u64);
@@ -253,13 +287,15 @@ impl AbrSource {
         self.last_frm = now;
         self.counters.frm_sent += 1;
         // Rules 7 and 10: CCR = ACR, ER = the rate the source would like (PCR).
-        Cell::frm(self.vc, self.p.pcr, self.acr, self.p.mcr)
+        let ccr = self.misbehaviour.reported_rate(now, self.acr);
+        Cell::frm(self.vc, self.requested_rate(now), ccr, self.p.mcr)
     }
 
     fn send_out_of_rate_frm(&mut self, now: SimTime) -> Cell {
         self.last_any = now;
         self.counters.oor_frm_sent += 1;
-        let mut c = Cell::frm(self.vc, self.p.pcr, self.acr, self.p.mcr);
+        let ccr = self.misbehaviour.reported_rate(now, self.acr);
+        let mut c = Cell::frm(self.vc, self.requested_rate(now), ccr, self.p.mcr);
         c.flags.set(Flags::CLP, true);
         c
     }
@@ -271,6 +307,11 @@ impl AbrSource {
         self.counters.brm_received += 1;
         if !cell.bn() {
             self.unacked_frm = 0;
+        }
+        self.bid = self.p.pcr.min(cell.er as f64);
+        if self.misbehaviour.fixed_rate(now).is_some() {
+            // A fixed-rate source ignores the feedback altogether.
+            return None;
         }
         let old = self.acr;
         let mut acr = old;
@@ -288,8 +329,9 @@ impl AbrSource {
             return None;
         }
         // Re-pace from the last in-rate cell with the new rate, never earlier than now [IMPL].
-        self.next_in_rate = if acr > 0.0 {
-            (self.last_in_rate + SimDuration::from_ps(interval_ps(acr) as u64)).max(now)
+        let rate = self.sending_rate(now);
+        self.next_in_rate = if rate > 0.0 {
+            (self.last_in_rate + SimDuration::from_ps(interval_ps(rate) as u64)).max(now)
         } else {
             SimTime::MAX
         };
@@ -466,6 +508,41 @@ mod tests {
         assert!(c.kind == CellKind::Frm && c.clp());
         assert_eq!(next, Some(us(200_000)));
         assert_eq!(s.counters.oor_frm_sent, 1);
+    }
+
+    // --- bidding and misbehaviour -------------------------------------------------------------
+
+    #[test]
+    fn a_bidding_source_bids_icr_then_the_last_er() {
+        let mut s = src(AbrParams { bidding: true, ..params() });
+        let cells = run(&mut s, 1);
+        assert_eq!(cells[0].1.er as f64, 10_000.0);
+        s.on_brm(us(1), &brm(30_000.0, false, false));
+        s.cells_since_frm = 31;
+        let (c, _) = s.on_wake(us(1_000));
+        assert_eq!(c.unwrap().er as f64, 30_000.0);
+    }
+
+    #[test]
+    fn honest_fixed_rate_source_sends_and_reports_its_rate_and_ignores_er() {
+        let m = Misbehaviour::FixedRate { start: us(0), rate: 20_000.0, honest: true };
+        let mut s = AbrSource::new(VcId(0), params(), SimTime::ZERO, SimTime::MAX).with_misbehaviour(m);
+        s.start(SimTime::ZERO);
+        let cells = run(&mut s, 3);
+        assert_eq!(cells[1].0, us(50));
+        assert_eq!(cells[0].1.ccr as f64, 20_000.0);
+        assert_eq!(s.on_brm(us(120), &brm(1_000.0, true, false)), None);
+        assert_eq!(s.acr(), 20_000.0);
+    }
+
+    #[test]
+    fn dishonest_greedy_source_sends_faster_than_it_reports() {
+        let m = Misbehaviour::DishonestGreedy { start: us(0), multiplier: 2.0, period: SimDuration::from_millis(1) };
+        let mut s = AbrSource::new(VcId(0), params(), SimTime::ZERO, SimTime::MAX).with_misbehaviour(m);
+        s.start(SimTime::ZERO);
+        let cells = run(&mut s, 3);
+        assert_eq!(cells[1].0, us(50)); // 2 × 10 000 cells/s
+        assert_eq!(cells[0].1.ccr as f64, 10_000.0); // reports the ACR
     }
 
     // --- re-pacing on a rate change -----------------------------------------------------------

@@ -19,10 +19,12 @@ use std::collections::VecDeque;
 pub enum DropReason {
     /// The buffer was full (drop-tail).
     Overflow,
+    /// The port's scheme refused the cell (DEBRA's selective discard).
+    Selective,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 1] = [DropReason::Overflow];
+    pub const ALL: [DropReason; 2] = [DropReason::Overflow, DropReason::Selective];
     pub const COUNT: usize = Self::ALL.len();
 
     pub fn index(self) -> usize {
@@ -32,6 +34,7 @@ impl DropReason {
     pub fn name(self) -> &'static str {
         match self {
             DropReason::Overflow => "overflow",
+            DropReason::Selective => "selective",
         }
     }
 }
@@ -109,6 +112,16 @@ impl PortBuffer {
         debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
         debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
         Ok(dep)
+    }
+
+    /// Records a cell of `vc` that arrived but was refused before the buffer was consulted.
+    #[inline]
+    pub fn reject(&mut self, vc: VcId, reason: DropReason) {
+        let b = &mut self.books[vc.index()];
+        b.arrived += 1;
+        b.dropped[reason.index()] += 1;
+        self.dropped[reason.index()] += 1;
+        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
     }
 
     /// When the cell at the head finishes transmission.

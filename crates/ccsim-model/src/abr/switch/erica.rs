@@ -8,6 +8,7 @@
 //! share of the target capacity and its own rate scaled by `1/z`: the second term drives the
 //! link to the target load in one round trip, the first pulls small VCs up towards max-min.
 
+use super::erica_plus::QueueControl;
 use super::{AbrSwitch, PortView};
 use crate::cell::Cell;
 use crate::ids::VcId;
@@ -26,8 +27,10 @@ pub enum LoadAveraging {
 
 #[derive(Clone, Debug)]
 pub struct EricaParams {
-    /// Target utilisation U of the ABR capacity.
+    /// Target utilisation U of the ABR capacity (ERICA).
     pub target_utilization: f64,
+    /// ERICA+: the target capacity is `f(queue) × capacity` instead of `U × capacity`.
+    pub queue_control: Option<QueueControl>,
     /// Underload band δ used by the max-min fix.
     pub delta: f64,
     /// Averaging interval by time, t_AI.
@@ -58,6 +61,7 @@ impl Default for EricaParams {
     fn default() -> Self {
         EricaParams {
             target_utilization: 0.95,
+            queue_control: None,
             delta: 0.2,
             interval: SimDuration::from_millis(1),
             interval_cells: 50,
@@ -98,7 +102,7 @@ pub struct Erica {
 
 impl Erica {
     pub fn new(p: EricaParams, link_rate: f64, n_vcs: usize) -> Self {
-        let target_cap = p.target_utilization * link_rate;
+        let target_cap = Self::target_for(&p, 0, link_rate);
         // Before the first interval ends: one VC assumed, z = 1 (abr.md §9.4 edge cases).
         Erica {
             p,
@@ -138,6 +142,14 @@ impl Erica {
         self.intervals
     }
 
+    /// The target ABR capacity: `U × capacity` (ERICA) or `f(q) × capacity` (ERICA+).
+    fn target_for(p: &EricaParams, queue_len: u32, abr_cap: f64) -> f64 {
+        match &p.queue_control {
+            None => p.target_utilization * abr_cap,
+            Some(qc) => qc.factor(queue_len as f64, abr_cap) * abr_cap,
+        }
+    }
+
     fn end_interval(&mut self, view: &PortView) {
         let dt = view.now.saturating_since(self.interval_start).as_secs_f64();
         if dt <= 0.0 {
@@ -145,7 +157,7 @@ impl Erica {
         }
         // No higher-priority (CBR/VBR) queue yet, so the ABR capacity is the link's.
         let abr_cap = view.link_rate;
-        let target_now = self.p.target_utilization * abr_cap;
+        let target_now = Self::target_for(&self.p, view.queue_len, abr_cap);
         let input_now = self.abr_cells as f64 / dt;
         let a = self.p.load_alpha;
         self.z = match self.p.load_averaging {
@@ -368,6 +380,23 @@ mod tests {
         c.er = 1_000.0;
         e.on_brm(VcId(0), &mut c, &view(1, 0));
         assert_eq!(c.er, 1_000.0);
+    }
+
+    // --- ERICA+ ----------------------------------------------------------------------------
+
+    #[test]
+    fn erica_plus_targets_f_of_the_queue() {
+        let qc = QueueControl { t0: SimDuration::from_micros(1000), ..QueueControl::default() };
+        let p = EricaParams { queue_control: Some(qc.clone()), ..plain() };
+        let mut e = Erica::new(p, LINK, 1);
+        // Empty queue: target b × C = 105 000 cells/s from the start.
+        assert!((e.target_capacity() - 105_000.0).abs() < 1e-6);
+        // Q0 = 1 ms × 100 000 = 100 cells; at q = 200 the target is 1.15/1.3 × C.
+        e.on_cell_arrival(&mut Cell::data(VcId(0)), &view(10, 200));
+        e.on_timer(&view(1000, 200));
+        assert!((e.target_capacity() - 100_000.0 * 1.15 / 1.3).abs() < 1e-6);
+        // One cell in 1 ms: z = 1000 / target.
+        assert!((e.load_factor() - 1000.0 / e.target_capacity()).abs() < 1e-12);
     }
 
     // --- options --------------------------------------------------------------------------

@@ -8,11 +8,19 @@
 //! Adding a scheme: a file here with a struct implementing `AbrSwitch`, a variant in
 //! `AnyAbrSwitch` (and in `dispatch!`), its `type` tag in the scenario schema, a doc page.
 
+mod debra;
 mod efci;
+mod eprca;
 mod erica;
+mod erica_plus;
+mod ut;
 
+pub use debra::{Debra, DebraParams};
 pub use efci::{Efci, EfciMode, EfciParams};
+pub use eprca::{Eprca, EprcaParams};
 pub use erica::{Erica, EricaParams, LoadAveraging};
+pub use erica_plus::QueueControl;
+pub use ut::{Ut, UtParams};
 
 use crate::cell::Cell;
 use crate::ids::VcId;
@@ -32,6 +40,12 @@ pub trait AbrSwitch {
     /// Every ABR data cell or FRM arriving for this port (before the buffer decides whether it
     /// fits, so this is the offered load). May mark the cell (EFCI).
     fn on_cell_arrival(&mut self, _cell: &mut Cell, _view: &PortView) {}
+    /// Whether a data cell that arrived for this port may enter its buffer (after
+    /// `on_cell_arrival`); a scheme that discards selectively (DEBRA) says no here and the
+    /// buffer records the drop.
+    fn admit(&mut self, _cell: &Cell, _view: &PortView) -> bool {
+        true
+    }
     /// A forward RM cell arriving for this port (after `on_cell_arrival`).
     fn on_frm(&mut self, _vc: VcId, _cell: &Cell, _view: &PortView) {}
     /// A backward RM cell of a VC whose forward port this is; may lower ER or set CI/NI.
@@ -49,13 +63,21 @@ pub trait AbrSwitch {
 pub enum AnyAbrSwitch {
     Efci(Efci),
     Erica(Erica),
+    /// ERICA with `queue_control` set (erica_plus.rs).
+    EricaPlus(Erica),
+    Eprca(Eprca),
+    Debra(Debra),
+    Ut(Ut),
 }
 
 macro_rules! dispatch {
     ($self:expr, $s:ident => $body:expr) => {
         match $self {
             AnyAbrSwitch::Efci($s) => $body,
-            AnyAbrSwitch::Erica($s) => $body,
+            AnyAbrSwitch::Erica($s) | AnyAbrSwitch::EricaPlus($s) => $body,
+            AnyAbrSwitch::Eprca($s) => $body,
+            AnyAbrSwitch::Debra($s) => $body,
+            AnyAbrSwitch::Ut($s) => $body,
         }
     };
 }
@@ -65,12 +87,20 @@ impl AnyAbrSwitch {
         match self {
             AnyAbrSwitch::Efci(_) => "efci",
             AnyAbrSwitch::Erica(_) => "erica",
+            AnyAbrSwitch::EricaPlus(_) => "erica_plus",
+            AnyAbrSwitch::Eprca(_) => "eprca",
+            AnyAbrSwitch::Debra(_) => "debra",
+            AnyAbrSwitch::Ut(_) => "ut",
         }
     }
 
     #[inline]
     pub fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
         dispatch!(self, s => s.on_cell_arrival(cell, view))
+    }
+    #[inline]
+    pub fn admit(&mut self, cell: &Cell, view: &PortView) -> bool {
+        dispatch!(self, s => s.admit(cell, view))
     }
     #[inline]
     pub fn on_frm(&mut self, vc: VcId, cell: &Cell, view: &PortView) {
