@@ -193,8 +193,8 @@ impl WorldBuilder {
             dest_name: s.dest_name,
             fwd_ports: s.fwd_ports,
             rev_ports: s.rev_ports,
+            dest: AbrDestination::new(s.params.bidding),
             source: AbrSource::new(id, s.params, s.start, s.stop).with_misbehaviour(s.misbehaviour),
-            dest: AbrDestination::default(),
             wake_gen: 0,
             books: VcBooks::default(),
         });

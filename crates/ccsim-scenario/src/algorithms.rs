@@ -43,7 +43,9 @@ impl AlgorithmSpec {
                     interval: d.interval.0,
                     interval_cells: d.interval_cells,
                     greedy_margin: d.greedy_margin,
-                    active_intervals: d.active_intervals,
+                    active_timeout: d.active_timeout.0,
+                    active_frm_periods: d.active_frm_periods,
+                    assumed_nrm: d.assumed_nrm,
                     selective_discard: d.selective_discard,
                 },
                 link_rate,
@@ -221,8 +223,12 @@ pub struct DebraSpec {
     pub interval_cells: u32,
     /// [RECON] ε of the greedy test.
     pub greedy_margin: f64,
-    /// [RECON] a VC is active if it sent an FRM within this many intervals.
-    pub active_intervals: u32,
+    /// [RECON] a VC is active if its last FRM is at most this old…
+    pub active_timeout: Duration,
+    /// [RECON] …or at most this many of its FRM spacings (Nrm/CCR) old.
+    pub active_frm_periods: f64,
+    /// [RECON] Nrm assumed for that spacing.
+    pub assumed_nrm: f64,
     /// [RECON] discard cells of honest greedy VCs.
     pub selective_discard: bool,
 }
@@ -236,7 +242,9 @@ impl Default for DebraSpec {
             interval: "1ms".parse().expect("valid"),
             interval_cells: 50,
             greedy_margin: 0.05,
-            active_intervals: 2,
+            active_timeout: "10ms".parse().expect("valid"),
+            active_frm_periods: 3.0,
+            assumed_nrm: 32.0,
             selective_discard: true,
         }
     }

@@ -192,8 +192,11 @@ fn algorithm(p: &str, a: &AlgorithmSpec) -> R {
             if d.interval.0.is_zero() {
                 return err(format!("{p}.interval"), "must be > 0");
             }
-            if d.active_intervals == 0 {
-                return err(format!("{p}.active_intervals"), "must be at least 1");
+            if !(d.active_frm_periods > 0.0) {
+                return err(format!("{p}.active_frm_periods"), "must be > 0");
+            }
+            if !(d.assumed_nrm >= 2.0) {
+                return err(format!("{p}.assumed_nrm"), "must be >= 2");
             }
         }
         AlgorithmSpec::Eprca(e) => {

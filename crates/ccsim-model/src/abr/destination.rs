@@ -7,12 +7,20 @@ use crate::cell::{Cell, CellKind, Flags};
 
 #[derive(Clone, Debug, Default)]
 pub struct AbrDestination {
+    /// DEBRA [RECON]: the FRM's ER carries the source's bid, and switches may only lower ER,
+    /// so the turned-around cell starts from an unlimited ER; each switch then writes its
+    /// advertisement and the source learns the smallest one (abr.md §11.4).
+    pub reset_er: bool,
     efci_state: bool,
     pub data_received: u64,
     pub frm_received: u64,
 }
 
 impl AbrDestination {
+    pub fn new(reset_er: bool) -> Self {
+        AbrDestination { reset_er, ..Default::default() }
+    }
+
     /// A forward cell arrived. Returns the backward RM cell to send, if any.
     pub fn on_cell(&mut self, cell: &Cell) -> Option<Cell> {
         match cell.kind {
@@ -27,6 +35,9 @@ impl AbrDestination {
                 // Rule 2: turn around, keeping ER, CCR, MCR, CI, NI and BN; EFCI becomes CI.
                 let mut b = *cell;
                 b.kind = CellKind::Brm;
+                if self.reset_er {
+                    b.er = f32::MAX;
+                }
                 if self.efci_state {
                     b.flags.set(Flags::CI, true);
                     self.efci_state = false;
@@ -51,6 +62,14 @@ mod tests {
         assert_eq!(b.kind, CellKind::Brm);
         assert_eq!((b.er, b.ccr, b.mcr, b.vc), (1000.0, 500.0, 10.0, VcId(3)));
         assert!(!b.ci());
+    }
+
+    #[test]
+    fn a_bidding_vc_gets_its_er_reset_at_turnaround() {
+        let mut d = AbrDestination::new(true);
+        let b = d.on_cell(&Cell::frm(VcId(0), 25.0, 25.0, 0.0)).unwrap();
+        assert_eq!(b.er, f32::MAX);
+        assert_eq!(b.ccr, 25.0);
     }
 
     #[test]

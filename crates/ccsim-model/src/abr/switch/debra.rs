@@ -12,7 +12,11 @@
 //! - selective discard of data cells from a VC whose declared CCR exceeds both `(1+ε)` × what
 //!   this port advertised to it lately and the water level, with probability `1 − L/CCR`,
 //!   only while the declared rates overload the target;
-//! - a VC is active when it sent an FRM within the last `active_intervals` intervals.
+//! - a VC is active when its last FRM is recent: within `active_timeout`, or within
+//!   `active_frm_periods` of its own FRM spacing (Nrm/CCR, Nrm taken as `assumed_nrm`), so
+//!   a slow VC is not forgotten between two of its FRMs. (abr.md's first reconstruction,
+//!   "two averaging intervals", forgets almost every VC when intervals end every 50 cells
+//!   under load; the knees then ignore most bids and the WAN scenarios overload.)
 
 use super::{AbrSwitch, PortView};
 use crate::cell::{Cell, CellKind};
@@ -33,8 +37,12 @@ pub struct DebraParams {
     pub interval_cells: u32,
     /// ε of the greedy test [RECON 0.05].
     pub greedy_margin: f64,
-    /// A VC is active if it sent an FRM within this many intervals [RECON 2].
-    pub active_intervals: u32,
+    /// A VC is active if its last FRM is at most this old… [RECON 10 ms]
+    pub active_timeout: SimDuration,
+    /// …or at most this many of its FRM spacings (Nrm / CCR) old [RECON 3].
+    pub active_frm_periods: f64,
+    /// Nrm assumed for the FRM spacing (switches do not know it) [RECON 32].
+    pub assumed_nrm: f64,
     /// Selective discard of greedy VCs' cells [RECON on].
     pub selective_discard: bool,
 }
@@ -48,7 +56,9 @@ impl Default for DebraParams {
             interval: SimDuration::from_millis(1),
             interval_cells: 50,
             greedy_margin: 0.05,
-            active_intervals: 2,
+            active_timeout: SimDuration::from_millis(10),
+            active_frm_periods: 3.0,
+            assumed_nrm: 32.0,
             selective_discard: true,
         }
     }
@@ -91,11 +101,10 @@ pub fn knee(sorted_others: &[f64], a: f64) -> f64 {
 pub struct Debra {
     p: DebraParams,
     interval_start: SimTime,
-    interval_index: u64,
     abr_cells: u32,
     bid: Vec<f64>,
     ccr: Vec<f64>,
-    last_frm_interval: Vec<Option<u64>>,
+    last_frm: Vec<Option<SimTime>>,
     knee: Vec<f64>,
     adv_now: Vec<f64>,
     adv_prev: Vec<f64>,
@@ -112,11 +121,10 @@ impl Debra {
         let a = p.advertised_fraction * target;
         Debra {
             interval_start: SimTime::ZERO,
-            interval_index: 0,
             abr_cells: 0,
             bid: vec![0.0; n_vcs],
             ccr: vec![0.0; n_vcs],
-            last_frm_interval: vec![None; n_vcs],
+            last_frm: vec![None; n_vcs],
             knee: vec![a; n_vcs],
             adv_now: vec![0.0; n_vcs],
             adv_prev: vec![0.0; n_vcs],
@@ -136,11 +144,14 @@ impl Debra {
         self.level
     }
 
-    fn active(&self, v: usize) -> bool {
-        match self.last_frm_interval[v] {
-            Some(i) => i + self.p.active_intervals as u64 > self.interval_index,
-            None => false,
+    fn active(&self, v: usize, now: SimTime) -> bool {
+        let Some(t) = self.last_frm[v] else { return false };
+        let age = now.saturating_since(t);
+        if age <= self.p.active_timeout {
+            return true;
         }
+        let spacing = if self.ccr[v] > 0.0 { self.p.assumed_nrm / self.ccr[v] } else { f64::INFINITY };
+        age.as_secs_f64() <= self.p.active_frm_periods * spacing
     }
 
     fn end_interval(&mut self, view: &PortView) {
@@ -149,8 +160,10 @@ impl Debra {
         let n = self.bid.len();
         self.scratch.clear();
         self.declared_total = 0.0;
+        let now = view.now;
+        let active: Vec<bool> = (0..n).map(|v| self.active(v, now)).collect();
         for v in 0..n {
-            if self.active(v) {
+            if active[v] {
                 self.scratch.push(self.bid[v]);
                 self.declared_total += self.ccr[v];
             }
@@ -159,7 +172,7 @@ impl Debra {
         self.level = water_level(&self.scratch, self.target);
         for v in 0..n {
             // The other active VCs' bids: remove this VC's own bid once if it is active.
-            let knee = if self.active(v) {
+            let knee = if active[v] {
                 let pos = self.scratch.partition_point(|&b| b < self.bid[v]);
                 let mut others = self.scratch.clone();
                 others.remove(pos);
@@ -171,7 +184,6 @@ impl Debra {
         }
         std::mem::swap(&mut self.adv_prev, &mut self.adv_now);
         self.adv_now.iter_mut().for_each(|x| *x = 0.0);
-        self.interval_index += 1;
         self.abr_cells = 0;
         self.interval_start = view.now;
     }
@@ -199,11 +211,11 @@ impl AbrSwitch for Debra {
         true
     }
 
-    fn on_frm(&mut self, vc: VcId, cell: &Cell, _view: &PortView) {
+    fn on_frm(&mut self, vc: VcId, cell: &Cell, view: &PortView) {
         let v = vc.index();
         self.bid[v] = cell.er as f64;
         self.ccr[v] = cell.ccr as f64;
-        self.last_frm_interval[v] = Some(self.interval_index);
+        self.last_frm[v] = Some(view.now);
     }
 
     fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
