@@ -88,7 +88,8 @@ pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<(), ScenarioError> 
 }
 
 /// Sets the algorithm of `defaults` and of every switch to `{type = scheme}` merged with the
-/// scenario's `schemes.<scheme>` settings.
+/// scenario's `schemes.<scheme>` settings. An `abr` table inside those settings is merged into
+/// `defaults.abr`: some schemes need other source parameters (binary schemes need RIF < 1).
 fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
     if !AlgorithmSpec::NAMES.contains(&scheme) {
         return Err(ScenarioError::new(
@@ -104,6 +105,7 @@ fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
     let Some(obj) = alg.as_object_mut() else {
         return Err(ScenarioError::new(format!("schemes.{scheme}"), "must be a table of settings"));
     };
+    let abr = obj.remove("abr");
     obj.insert("type".into(), Value::from(scheme));
     set_path(tree, "defaults.algorithm", alg.clone())?;
     if let Some(switches) = tree.get_mut("switch").and_then(|s| s.as_array_mut()) {
@@ -113,6 +115,14 @@ fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
                     o.insert("algorithm".into(), alg.clone());
                 }
             }
+        }
+    }
+    if let Some(abr) = abr {
+        let Some(fields) = abr.as_object() else {
+            return Err(ScenarioError::new(format!("schemes.{scheme}.abr"), "must be a table of source parameters"));
+        };
+        for (k, v) in fields {
+            set_path(tree, &format!("defaults.abr.{k}"), v.clone())?;
         }
     }
     Ok(())

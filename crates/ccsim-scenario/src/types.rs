@@ -27,7 +27,8 @@ pub struct Scenario {
     #[serde(default)]
     pub defaults: Defaults,
     /// Per-scheme settings used when `--scheme NAME` swaps the algorithm at every switch:
-    /// `schemes.erica = { target_utilization = 0.9 }`.
+    /// `schemes.erica = { target_utilization = 0.9 }`; an `abr` table inside is merged into
+    /// `defaults.abr` (`schemes.efci = { abr = { rif = 0.0625 } }`).
     #[serde(default)]
     pub schemes: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
     #[serde(default)]

@@ -139,6 +139,11 @@ pub fn validate(s: &Scenario) -> R {
             return err(format!("schemes.{name}"), format!("unknown scheme (one of {})", AlgorithmSpec::NAMES.join(", ")));
         }
         let mut t = settings.clone();
+        if let Some(abr_settings) = t.remove("abr") {
+            let spec: AbrSpec = serde_path_to_error::deserialize(abr_settings)
+                .map_err(|e| ScenarioError::new(format!("schemes.{name}.abr.{}", e.path()), e.inner().to_string()))?;
+            abr(&format!("schemes.{name}.abr"), &spec.over(&s.defaults.abr), None, s.defaults.link_rate)?;
+        }
         t.insert("type".into(), serde_json::Value::from(name.as_str()));
         let a: AlgorithmSpec = serde_path_to_error::deserialize(serde_json::Value::Object(t))
             .map_err(|e| ScenarioError::new(format!("schemes.{name}.{}", e.path()), e.inner().to_string()))?;
