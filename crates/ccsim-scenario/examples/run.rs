@@ -1,6 +1,6 @@
 //! Runs a scenario file and prints its summary; used for profiling without Python.
 //!
-//! `cargo run --release --example run -- FILE.toml [PATH=JSON ...]`
+//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [PATH=JSON ...]`
 
 use ccsim_scenario::{Adjustments, Format, Run};
 use std::time::Instant;
@@ -11,7 +11,15 @@ fn main() {
         eprintln!("usage: run FILE.toml [PATH=JSON ...]");
         std::process::exit(2);
     };
+    let mut scheme = None;
     let overrides = args
+        .filter(|a| match a.strip_prefix("scheme=") {
+            Some(name) => {
+                scheme = Some(name.to_string());
+                false
+            }
+            None => true,
+        })
         .map(|a| {
             let (p, v) = a.split_once('=').expect("PATH=VALUE");
             let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
@@ -19,7 +27,7 @@ fn main() {
         })
         .collect();
     let text = std::fs::read_to_string(&file).expect("readable file");
-    let adj = Adjustments { overrides, ..Default::default() };
+    let adj = Adjustments { overrides, scheme, ..Default::default() };
     let mut run = Run::from_text(&text, Format::Toml, &adj).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2)
