@@ -1,60 +1,11 @@
 //! Integration tests: every shipped preset runs, conserves cells and is deterministic; ERICA
 //! reaches the rates theory predicts (abr.md §16).
 
-use ccsim_scenario::{Adjustments, Format, Run};
+mod common;
+
+use ccsim_scenario::{Format, Run};
+use common::*;
 use serde_json::Value;
-use std::path::PathBuf;
-
-fn preset_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../python/ccsim/presets")
-}
-
-fn presets() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for paper in std::fs::read_dir(preset_dir()).unwrap() {
-        let paper = paper.unwrap().path();
-        if !paper.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&paper).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|e| e == "toml") {
-                let name = format!(
-                    "{}/{}",
-                    paper.file_name().unwrap().to_string_lossy(),
-                    f.file_stem().unwrap().to_string_lossy()
-                );
-                out.push((name, std::fs::read_to_string(&f).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn preset(name: &str) -> String {
-    std::fs::read_to_string(preset_dir().join(format!("{name}.toml"))).unwrap()
-}
-
-fn run(text: &str, overrides: &[(&str, Value)]) -> Value {
-    let adj = Adjustments {
-        overrides: overrides.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(),
-        ..Default::default()
-    };
-    let mut r = Run::from_text(text, Format::Toml, &adj).unwrap_or_else(|e| panic!("{e}"));
-    r.run_to_end();
-    let v = r.finish().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(v["conservation_ok"], true);
-    v
-}
-
-fn source<'a>(v: &'a Value, name: &str) -> &'a Value {
-    v["sources"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap_or_else(|| panic!("no source {name}"))
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap()
-}
 
 #[test]
 fn every_preset_runs_conserves_and_is_deterministic() {

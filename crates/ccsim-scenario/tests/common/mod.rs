@@ -1,0 +1,77 @@
+//! Helpers shared by the integration tests: presets from the Python package, runs, lookups.
+#![allow(dead_code)]
+
+use ccsim_scenario::{Adjustments, Format, Run};
+use serde_json::Value;
+use std::path::PathBuf;
+
+pub fn preset_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../python/ccsim/presets")
+}
+
+/// Every shipped preset as (name, TOML text), sorted by name.
+pub fn presets() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for paper in std::fs::read_dir(preset_dir()).unwrap() {
+        let paper = paper.unwrap().path();
+        if !paper.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&paper).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "toml") {
+                let name = format!(
+                    "{}/{}",
+                    paper.file_name().unwrap().to_string_lossy(),
+                    f.file_stem().unwrap().to_string_lossy()
+                );
+                out.push((name, std::fs::read_to_string(&f).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub fn preset(name: &str) -> String {
+    std::fs::read_to_string(preset_dir().join(format!("{name}.toml"))).unwrap()
+}
+
+/// Runs a scenario text with a scheme swap and overrides; checks conservation.
+pub fn run_with(text: &str, scheme: Option<&str>, overrides: &[(&str, Value)]) -> Value {
+    let adj = Adjustments {
+        overrides: overrides.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(),
+        scheme: scheme.map(str::to_string),
+        ..Default::default()
+    };
+    let mut r = Run::from_text(text, Format::Toml, &adj).unwrap_or_else(|e| panic!("{e}"));
+    r.run_to_end();
+    let v = r.finish().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["conservation_ok"], true);
+    v
+}
+
+pub fn run(text: &str, overrides: &[(&str, Value)]) -> Value {
+    run_with(text, None, overrides)
+}
+
+pub fn source<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["sources"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap_or_else(|| panic!("no source {name}"))
+}
+
+pub fn port<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["ports"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap_or_else(|| panic!("no port {name}"))
+}
+
+pub fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// Samples of one key's series: (time in s, value).
+pub fn series(v: &Value, which: &str, key_field: &str, key: &str, value_field: &str) -> Vec<(f64, f64)> {
+    let s = &v["series"][which];
+    let t = s["time_s"].as_array().unwrap();
+    let k = s[key_field].as_array().unwrap();
+    let x = s[value_field].as_array().unwrap();
+    (0..t.len()).filter(|&i| k[i] == key).map(|i| (f(&t[i]), f(&x[i]))).collect()
+}
