@@ -8,7 +8,7 @@ STAMP := $(VENV)/.ccsim-built
 # Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: venv build demo test test-rust test-python bench clean
+.PHONY: venv build demo test test-rust test-python bench bless clean
 # Never two cargo builds at once (each already uses every core).
 .NOTPARALLEL:
 
@@ -47,6 +47,11 @@ demo: build
 	@cat out/gfc1-erica/rates.md
 	@echo
 	@echo "Plots: out/gfc1-erica/acr.png, out/gfc1-erica/queue.png, out/gfc1-erica/overview.png; summary: out/gfc1-erica/summary.json"
+
+# Re-record the golden results (fingerprints and summary tables) after an intended change.
+bless:
+	CCSIM_BLESS=1 cargo test --release -p ccsim-scenario --test golden
+	git diff --stat -- crates/ccsim-scenario/tests/golden
 
 bench: build
 	$(PY) scripts/bench.py
