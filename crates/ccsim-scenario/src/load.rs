@@ -36,9 +36,15 @@ pub struct Adjustments {
 pub fn parse_tree(text: &str, format: Format) -> Result<Value, ScenarioError> {
     match format {
         Format::Json => serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("invalid JSON: {e}"))),
-        Format::Toml => {
-            toml::from_str::<Value>(text).map_err(|e| ScenarioError::new("", format!("invalid TOML: {}", e.message())))
-        }
+        Format::Toml => toml::from_str::<Value>(text).map_err(|e| {
+            let at = e.span().map(|span| {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!(" (line {line}, column {col})")
+            });
+            ScenarioError::new("", format!("invalid TOML: {}{}", e.message(), at.unwrap_or_default()))
+        }),
     }
 }
 

@@ -51,6 +51,9 @@ impl Rate {
     }
 }
 
+/// The largest rate accepted, 10 Tb/s.
+pub const MAX_RATE_BPS: f64 = 1e13;
+
 pub const RATE_UNITS: &str = "bps, kbps, Mbps, Gbps, cells/s";
 
 impl std::str::FromStr for Rate {
@@ -68,6 +71,10 @@ impl std::str::FromStr for Rate {
         };
         if v < 0.0 {
             return Err(format!("'{s}' is negative; a rate must be >= 0"));
+        }
+        // Far beyond any link the seeds use, and small enough for exact integer arithmetic.
+        if v * scale > MAX_RATE_BPS {
+            return Err(format!("'{s}' is too large (at most 10Tbps)"));
         }
         Ok(Rate(v * scale))
     }
@@ -225,6 +232,7 @@ mod tests {
         assert!("155".parse::<Rate>().unwrap_err().contains("no unit"));
         assert!("155Mbit".parse::<Rate>().unwrap_err().contains("unknown rate unit 'Mbit'"));
         assert!("-1Mbps".parse::<Rate>().unwrap_err().contains("negative"));
+        assert!("1e30Gbps".parse::<Rate>().unwrap_err().contains("too large"));
     }
 
     #[test]

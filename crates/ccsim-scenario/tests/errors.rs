@@ -147,8 +147,9 @@ fn unknown_scheme_swap_and_bad_override_paths() {
 
 #[test]
 fn invalid_toml_is_reported_not_panicked() {
-    let e = load("this is = = not toml", Format::Toml, &Adjustments::default()).unwrap_err();
+    let e = load("name = \"x\"\nthis is = = not toml", Format::Toml, &Adjustments::default()).unwrap_err();
     assert!(e.message.starts_with("invalid TOML"), "{e}");
+    assert!(e.message.contains("(line 2, column"), "{e}");
     let e = load("[1, 2]", Format::Json, &Adjustments::default()).unwrap_err();
     assert!(e.message.contains("top level"), "{e}");
 }
