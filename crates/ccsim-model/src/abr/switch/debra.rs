@@ -84,17 +84,26 @@ pub fn water_level(sorted: &[f64], x: f64) -> f64 {
 /// VC i's knee: the largest `x` with `x + Σ min(b_j, x) ≤ a` over the *other* VCs' `sorted`
 /// bids, i.e. the most it can ask and still be carried in full.
 pub fn knee(sorted_others: &[f64], a: f64) -> f64 {
-    let m = sorted_others.len();
+    knee_skipping(sorted_others, None, a)
+}
+
+/// `knee` over `sorted` without the entry at `skip` (the VC's own bid), allocation-free.
+fn knee_skipping(sorted: &[f64], skip: Option<usize>, a: f64) -> f64 {
+    let m = sorted.len() - usize::from(skip.is_some());
     let mut below = 0.0;
-    for k in 0..=m {
+    let mut k = 0; // bids of the others consumed so far
+    let mut others = sorted.iter().enumerate().filter(|&(i, _)| Some(i) != skip).map(|(_, &b)| b);
+    loop {
         // x in [b_(k-1), b_(k)]: g(x) = (m − k + 1)·x + Σ_{j<k} b_j.
         let x = (a - below) / (m - k + 1) as f64;
-        if k == m || x <= sorted_others[k] {
-            return x.max(0.0);
+        match others.next() {
+            Some(b) if x > b => {
+                below += b;
+                k += 1;
+            }
+            _ => return x.max(0.0),
         }
-        below += sorted_others[k];
     }
-    unreachable!()
 }
 
 #[derive(Clone, Debug)]
@@ -112,7 +121,9 @@ pub struct Debra {
     level: f64,
     declared_total: f64,
     rng: RngStream,
+    /// Reused buffers, so an interval end allocates nothing.
     scratch: Vec<f64>,
+    active_now: Vec<bool>,
 }
 
 impl Debra {
@@ -133,6 +144,7 @@ impl Debra {
             declared_total: 0.0,
             rng,
             scratch: Vec::with_capacity(n_vcs),
+            active_now: Vec::with_capacity(n_vcs),
             p,
         }
     }
@@ -161,7 +173,9 @@ impl Debra {
         self.scratch.clear();
         self.declared_total = 0.0;
         let now = view.now;
-        let active: Vec<bool> = (0..n).map(|v| self.active(v, now)).collect();
+        let mut active = std::mem::take(&mut self.active_now);
+        active.clear();
+        active.extend((0..n).map(|v| self.active(v, now)));
         for v in 0..n {
             if active[v] {
                 self.scratch.push(self.bid[v]);
@@ -172,16 +186,11 @@ impl Debra {
         self.level = water_level(&self.scratch, self.target);
         for v in 0..n {
             // The other active VCs' bids: remove this VC's own bid once if it is active.
-            let knee = if active[v] {
-                let pos = self.scratch.partition_point(|&b| b < self.bid[v]);
-                let mut others = self.scratch.clone();
-                others.remove(pos);
-                knee(&others, a)
-            } else {
-                knee(&self.scratch, a)
-            };
+            let own = active[v].then(|| self.scratch.partition_point(|&b| b < self.bid[v]));
+            let knee = knee_skipping(&self.scratch, own, a);
             self.knee[v] = knee;
         }
+        self.active_now = active;
         std::mem::swap(&mut self.adv_prev, &mut self.adv_now);
         self.adv_now.iter_mut().for_each(|x| *x = 0.0);
         self.abr_cells = 0;
@@ -278,6 +287,16 @@ mod tests {
         assert_eq!(knee(&[10.0, 100.0], 90.0), 40.0);
         // Others all small: x = 90 − 5 − 5.
         assert_eq!(knee(&[5.0, 5.0], 90.0), 80.0);
+    }
+
+    #[test]
+    fn skipping_ones_own_bid_equals_removing_it() {
+        let sorted = [5.0, 10.0, 30.0, 30.0, 100.0];
+        for skip in 0..sorted.len() {
+            let mut others = sorted.to_vec();
+            others.remove(skip);
+            assert_eq!(knee_skipping(&sorted, Some(skip), 90.0), knee(&others, 90.0), "skip {skip}");
+        }
     }
 
     #[test]
