@@ -28,6 +28,8 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 # (label, preset, scheme, simulated seconds)
 CASES = [
     ("GFC1 / ERICA (WAN, 23 VCs)", "abr-benchmarks/gfc1", "erica", 1.0),
+    ("GFC1 / ERICA+ (WAN, 23 VCs)", "abr-benchmarks/gfc1", "erica_plus", 1.0),
+    ("GFC1 / DEBRA (WAN, 23 VCs)", "abr-benchmarks/gfc1", "debra", 1.0),
     ("Two Sources / ERICA (LAN)", "abr-benchmarks/two-sources", "erica", 1.0),
     ("Upstream / ERICA (WAN, 17 VCs)", "abr-benchmarks/upstream", "erica", 1.0),
 ]
