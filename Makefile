@@ -1,5 +1,6 @@
 # Two entry points work on a fresh machine with only python3 and cargo:
-#   make demo   set everything up, run GFC1 with ERICA, write plots and tables under out/
+#   make demo   set everything up, run GFC1 with ERICA, then reproduce seed 003's benchmarks, under out/
+#   make reproduce   every paper reproduction (full length) into out/reproduce/<paper>/
 #   make test   set everything up, run every Rust and Python test
 PYTHON ?= python3
 VENV := .venv
@@ -8,7 +9,7 @@ STAMP := $(VENV)/.ccsim-built
 # Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: venv build demo test test-rust test-python bench bless clean
+.PHONY: venv build demo reproduce test test-rust test-python bench bless clean
 # Never two cargo builds at once (each already uses every core).
 .NOTPARALLEL:
 
@@ -47,6 +48,14 @@ demo: build
 	@cat out/gfc1-erica/rates.md
 	@echo
 	@echo "Plots: out/gfc1-erica/acr.png, out/gfc1-erica/queue.png, out/gfc1-erica/overview.png; summary: out/gfc1-erica/summary.json"
+	@echo
+	@echo "Reproducing seed 003's benchmark suite (14 scenarios x 5 schemes, about 15 s on 2 cores):"
+	$(VENV)/bin/ccsim reproduce abr-benchmarks --out out/reproduce/abr-benchmarks
+	@echo "Report: out/reproduce/abr-benchmarks/index.html; every compared number: out/reproduce/abr-benchmarks/compared.json"
+
+# Every paper reproduction at full length (docs/reproductions/ describes the results).
+reproduce: build
+	$(VENV)/bin/ccsim reproduce all --out out/reproduce
 
 # Re-record the golden results (fingerprints and summary tables) after an intended change.
 bless:

@@ -158,6 +158,47 @@ def validate(
 
 
 @app.command()
+def reproduce(
+    paper: str = typer.Argument(..., help="Paper to reproduce (abr-benchmarks), or `all`."),
+    out_dir: Optional[Path] = typer.Option(
+        None, "--out", help="Output directory (default out/reproduce/PAPER; with `all`, one subdirectory per paper)."
+    ),
+    quick: bool = typer.Option(False, "--quick", help="Shortened runs (for tests); the numbers are not the reproduction's."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: up to 2 cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """Run a paper's experiments; write compared.json, figures and an HTML report."""
+    import time
+
+    from . import reproductions
+
+    names = reproductions.names() if paper == "all" else [paper]
+    modules = [reproductions.get(n) for n in names]
+    started = time.perf_counter()
+    summaries = []
+    for name, module in zip(names, modules):
+        if out_dir is None:
+            target = Path(reproductions.default_out(name))
+        else:
+            target = out_dir / name if paper == "all" else out_dir
+        summaries.append(module.reproduce(target, quick=quick, workers=workers, progress=not as_json))
+    if as_json:
+        if paper == "all":
+            doc: dict[str, Any] = {"paper": "all", "reproductions": summaries, "wall_s": round(time.perf_counter() - started, 2)}
+        else:
+            doc = summaries[0]
+        sys.stdout.write(json.dumps(doc) + "\n")
+        return
+    for s in summaries:
+        out.print(
+            f"[bold]{escape(s['paper'])}[/bold] ({s['mode']}): {s['runs']} runs, {s['rows']} compared numbers in "
+            f"{s['wall_s']:.1f} s; {s['paper_within_tolerance']}/{s['paper_numbers']} of the paper's numbers within "
+            f"tolerance, {s['outside_tolerance']} rows outside"
+        )
+        out.print(f"wrote {escape(s['out'])}/ (compared.json, figures/, index.html)")
+
+
+@app.command()
 def schema() -> None:
     """Print the JSON Schema of the scenario format."""
     from . import _core

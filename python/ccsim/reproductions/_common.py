@@ -1,0 +1,222 @@
+"""Shared machinery of the reproductions: a process pool with a progress bar, unit parsing, and
+the comparison rows' tolerance rules and HTML rendering."""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+# --- running ------------------------------------------------------------------------------------
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+class _Bar:
+    """A rich progress bar on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, enabled: bool, total: int, label: str):
+        self.progress = None
+        if enabled and total and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task(label, total=total)
+
+    def advance(self, description: str | None = None) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, advance=1, **({"description": description} if description else {}))
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def run_all(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    *,
+    workers: int,
+    progress: bool,
+    label: str,
+    pool: ProcessPoolExecutor | None = None,
+) -> list[Any]:
+    """``[fn(t) for t in tasks]`` in a process pool; results in task order whatever order the
+    workers finish in. ``workers <= 1`` (or no pool) runs in this process."""
+    bar = _Bar(progress, len(tasks), label)
+    try:
+        if pool is None or workers <= 1:
+            out = []
+            for t in tasks:
+                out.append(fn(t))
+                bar.advance()
+            return out
+        futures = [pool.submit(fn, t) for t in tasks]
+        results: list[Any] = [None] * len(tasks)
+        index = {f: i for i, f in enumerate(futures)}
+        from concurrent.futures import as_completed
+
+        for f in as_completed(futures):
+            results[index[f]] = f.result()
+            bar.advance()
+        return results
+    finally:
+        bar.close()
+
+
+def make_pool(workers: int) -> ProcessPoolExecutor | None:
+    if workers <= 1:
+        return None
+    import multiprocessing
+
+    # spawn, not fork: polars keeps a thread pool, and forking a process with threads can
+    # deadlock the child. Each worker pays the import once.
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+# --- units --------------------------------------------------------------------------------------
+
+_RATE = {"bps": 1e-6, "kbps": 1e-3, "mbps": 1.0, "gbps": 1e3, "cells/s": 424e-6}
+_TIME = {"s": 1e3, "ms": 1.0, "us": 1e-3, "µs": 1e-3, "ns": 1e-6, "ps": 1e-9}
+
+
+def _split(value: str) -> tuple[float, str]:
+    m = re.fullmatch(r"\s*([-+0-9.eE]+)\s*([A-Za-zµ/]*)\s*", value)
+    if not m:
+        raise ValueError(f"not a number with a unit: {value!r}")
+    return float(m.group(1)), m.group(2)
+
+
+def rate_mbps(value: str | float) -> float:
+    if isinstance(value, (int, float)):
+        return float(value)
+    x, unit = _split(value)
+    return x * _RATE[unit.lower()]
+
+
+def duration_ms(value: str | float) -> float:
+    if isinstance(value, (int, float)):
+        return float(value)
+    x, unit = _split(value)
+    return x * _TIME[unit if unit == "µs" else unit.lower()]
+
+
+def to_unit(value: Any, unit: str | None) -> float:
+    """A resolved scenario value as a number in ``unit`` (Mb/s, ms, cells or none)."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if unit == "Mb/s":
+        return rate_mbps(value)
+    if unit == "ms":
+        return duration_ms(value)
+    x, _ = _split(str(value))
+    return x
+
+
+# --- comparison rows ----------------------------------------------------------------------------
+
+# quantity -> (mode, default tolerance): "rel" compares |ccsim - ref| / |ref|, "abs" |ccsim - ref|.
+TOLERANCE: dict[str, tuple[str, float]] = {
+    "acr_mbps": ("rel", 0.03),
+    "maxmin_mbps": ("rel", 0.03),
+    "mean_queue_cells": ("abs_or_rel", 10.0),
+    "max_queue_cells": ("abs", 5.0),
+    "max_queue_run_cells": ("abs", 5.0),
+    "clr": ("abs", 0.01),
+    "window_clr": ("abs", 0.01),
+    "greedy_clr": ("abs", 0.02),
+    "utilization": ("abs", 0.02),
+    "greedy_utilization": ("abs", 0.02),
+    "cells_received_ratio": ("rel", 0.02),
+    "fairness_index": ("abs", 0.01),
+    "convergence_ms": ("rel", 0.5),
+    "setting": ("rel", 1e-9),
+}
+
+
+def base_quantity(quantity: str) -> str:
+    return quantity.split("[", 1)[0]
+
+
+def within(quantity: str, value: float, ref: float, tolerance: float | None = None) -> bool:
+    """Whether ``value`` is within the quantity's tolerance of ``ref``. Queues: 10 cells or
+    20 % of the reference, whichever is larger (a tolerance given in the data is absolute)."""
+    mode, default = TOLERANCE.get(base_quantity(quantity), ("rel", 0.05))
+    tol = default if tolerance is None else tolerance
+    if mode == "abs_or_rel":
+        allowed = tol if tolerance is not None else max(tol, 0.2 * abs(ref))
+        return abs(value - ref) <= allowed + 1e-9
+    if mode == "abs":
+        return abs(value - ref) <= tol + 1e-9
+    if ref == 0:
+        return abs(value) <= tol + 1e-9
+    return abs(value - ref) <= tol * abs(ref) + 1e-9
+
+
+def clean(x: Any) -> Any:
+    """Round floats for the JSON (6 significant digits); NaN/inf become None."""
+    if isinstance(x, float):
+        if math.isnan(x) or math.isinf(x):
+            return None
+        return float(f"{x:.6g}")
+    return x
+
+
+def fmt(x: Any) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, float):
+        if x == 0:
+            return "0"
+        if abs(x) >= 100:
+            return f"{x:.1f}"
+        if abs(x) >= 1:
+            return f"{x:.3g}" if abs(x) < 10 else f"{x:.2f}"
+        return f"{x:.3g}"
+    return str(x)
+
+
+def html_table(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]]) -> str:
+    """An HTML table of comparison rows; a row's ``ok`` (True/False/None) sets its class."""
+    head = "".join(f"<th>{html.escape(title)}</th>" for _, title in columns)
+    body = []
+    for r in rows:
+        cls = {True: "ok", False: "off"}.get(r.get("ok"), "")
+        cells = "".join(f"<td class='{key}'>{html.escape(fmt(r.get(key)))}</td>" for key, _ in columns)
+        body.append(f"<tr class='{cls}'>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; }
+th, td { border: 1px solid #ddd; padding: 2px 7px; text-align: right; vertical-align: top; }
+th { background: #f3f3f3; } td.quantity, td.scheme, td.note, td.source, td.scenario { text-align: left; }
+td.note { color: #555; max-width: 38em; }
+tr.off td { background: #fde2e0; } tr.ok td.ccsim { background: #e3f5e1; }
+img { max-width: 100%; border: 1px solid #eee; }
+.desc { background: #f7f7f7; padding: 0.5em 1em; border-left: 3px solid #aaa; }
+.muted { color: #666; font-size: 0.9em; }
+"""
