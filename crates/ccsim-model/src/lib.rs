@@ -8,6 +8,7 @@ pub mod ids;
 pub mod maxmin;
 pub mod measure;
 pub mod port;
+pub mod tcp;
 pub mod world;
 
 pub use cell::{cells_to_mbps, mbps_to_cells, Cell, CellKind, CELL_BITS};

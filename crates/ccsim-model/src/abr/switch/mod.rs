@@ -15,7 +15,7 @@ mod erica;
 mod erica_plus;
 mod ut;
 
-pub use debra::{Debra, DebraParams};
+pub use debra::{knee, water_level, Debra, DebraParams};
 pub use efci::{Efci, EfciMode, EfciParams};
 pub use eprca::{Eprca, EprcaParams};
 pub use erica::{Erica, EricaParams, LoadAveraging};

@@ -1,0 +1,159 @@
+//! TCP with SACK (RFC 2018 blocks) and conservative, pipe-based loss recovery (RFC 6675):
+//! a scoreboard marks what the receiver holds, a segment is lost once `dupthresh` segments
+//! above it are SACKed, and during recovery the sender keeps `pipe` (its estimate of data in
+//! the network) at cwnd, sending lost segments first, then new data, then other holes. So
+//! exactly the lost segments are retransmitted. A timeout clears the scoreboard (tcp.md §4.2).
+
+use super::segment::{Ack, Segment};
+use super::sender::{AckKind, CongestionControl, Core};
+use ccsim_engine::SimTime;
+use std::collections::VecDeque;
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Slot {
+    sacked: bool,
+    retransmitted: bool,
+}
+
+/// The scoreboard: one slot per SMSS from snd_una.
+#[derive(Clone, Debug, Default)]
+pub struct Sack {
+    board: VecDeque<Slot>,
+}
+
+impl Sack {
+    fn sync(&mut self, c: &Core) {
+        let n = (c.snd_max - c.snd_una).div_ceil(c.cfg.smss as u64) as usize;
+        self.board.resize(n, Slot::default());
+    }
+
+    fn seq_of(c: &Core, i: usize) -> u64 {
+        c.snd_una + i as u64 * c.cfg.smss as u64
+    }
+
+    fn mark(&mut self, c: &Core, blocks: &[(u64, u64)]) {
+        let smss = c.cfg.smss as u64;
+        for &(l, r) in blocks {
+            for (i, slot) in self.board.iter_mut().enumerate() {
+                let s = c.snd_una + i as u64 * smss;
+                let e = (s + smss).min(c.snd_max);
+                if s >= l && e <= r {
+                    slot.sacked = true;
+                }
+            }
+        }
+    }
+
+    /// For each slot, how many SACKed slots lie above it.
+    fn sacked_above(&self) -> Vec<u32> {
+        let mut above = vec![0u32; self.board.len()];
+        let mut n = 0;
+        for i in (0..self.board.len()).rev() {
+            above[i] = n;
+            if self.board[i].sacked {
+                n += 1;
+            }
+        }
+        above
+    }
+
+    /// RFC 6675 SetPipe, in bytes.
+    fn pipe(&self, c: &Core) -> f64 {
+        let above = self.sacked_above();
+        let lost = |i: usize| above[i] >= c.cfg.dupthresh;
+        let segs: u32 = (0..self.board.len())
+            .filter(|&i| !self.board[i].sacked)
+            .map(|i| u32::from(!lost(i)) + u32::from(self.board[i].retransmitted))
+            .sum();
+        segs as f64 * c.smss()
+    }
+
+    /// RFC 6675 NextSeg: a lost hole, else new data, else another hole below the highest SACK.
+    fn next_seg(&self, c: &Core) -> Option<usize> {
+        let above = self.sacked_above();
+        let highest_sacked = self.board.iter().rposition(|s| s.sacked)?;
+        let hole = |i: usize| !self.board[i].sacked && !self.board[i].retransmitted && i < highest_sacked;
+        if let Some(i) = (0..self.board.len()).find(|&i| hole(i) && above[i] >= c.cfg.dupthresh) {
+            return Some(i);
+        }
+        let new_fits = c.app_left(c.snd_max) > 0 && (c.snd_max - c.snd_una + c.cfg.smss as u64) <= c.rwnd;
+        if new_fits {
+            return Some(self.board.len());
+        }
+        (0..self.board.len()).find(|&i| hole(i))
+    }
+
+    fn recovery_send(&mut self, c: &mut Core, now: SimTime, out: &mut Vec<Segment>) {
+        let mut pipe = self.pipe(c);
+        while c.cwnd - pipe >= c.smss() {
+            let Some(i) = self.next_seg(c) else { break };
+            let seq = Self::seq_of(c, i);
+            if !c.emit(now, seq, out) {
+                break;
+            }
+            if i < self.board.len() {
+                self.board[i].retransmitted = true;
+            } else {
+                c.snd_nxt = c.snd_max;
+                self.sync(c);
+            }
+            pipe += c.smss();
+        }
+    }
+}
+
+impl CongestionControl for Sack {
+    fn on_ack(&mut self, c: &mut Core, ack: &Ack, kind: AckKind, now: SimTime, out: &mut Vec<Segment>) {
+        self.sync(c);
+        if kind == AckKind::New {
+            let acked = c.advance(now, ack.ack);
+            let drop = (acked.div_ceil(c.cfg.smss as u64) as usize).min(self.board.len());
+            self.board.drain(..drop);
+            self.sync(c);
+            self.mark(c, ack.blocks());
+            if c.in_recovery {
+                if ack.ack >= c.recover {
+                    c.in_recovery = false;
+                    c.dupacks = 0;
+                    c.cwnd = c.ssthresh;
+                    for s in &mut self.board {
+                        s.retransmitted = false;
+                    }
+                    c.send_window(now, out);
+                } else {
+                    self.recovery_send(c, now, out);
+                }
+                return;
+            }
+            c.dupacks = 0;
+            c.grow(acked);
+            c.send_window(now, out);
+            return;
+        }
+        self.mark(c, ack.blocks());
+        if c.in_recovery {
+            self.recovery_send(c, now, out);
+            return;
+        }
+        if kind == AckKind::Duplicate {
+            c.dupacks += 1;
+            let first_lost = self.sacked_above().first().is_some_and(|&n| n >= c.cfg.dupthresh);
+            if (c.dupacks >= c.cfg.dupthresh || first_lost) && c.fast_retransmit_allowed() {
+                c.stats.fast_retransmits += 1;
+                c.in_recovery = true;
+                c.recover = c.snd_max;
+                c.ssthresh = c.halved();
+                c.cwnd = c.ssthresh;
+                c.retransmit_first(now, out);
+                if let Some(s) = self.board.front_mut() {
+                    s.retransmitted = true;
+                }
+                self.recovery_send(c, now, out);
+            }
+        }
+    }
+
+    fn on_timeout(&mut self, _c: &mut Core) {
+        self.board.clear();
+    }
+}

@@ -1,0 +1,353 @@
+//! The TCP sender engine shared by every variant (tcp.md §3-5): sequence state, the send
+//! loop, the RTT estimator and retransmission timer, slow start and congestion avoidance.
+//! What differs between Tahoe, Reno, NewReno and SACK — how duplicate and partial ACKs are
+//! answered — lives in one file per variant behind `AnyTcp` (STYLE §5).
+//!
+//! Sans-IO: the caller feeds ACKs and timer expiries with `now` and collects the segments
+//! to send in a vector it owns (reused, so the steady state allocates nothing).
+
+use super::newreno::NewReno;
+use super::reno::Reno;
+use super::rtt::{RttConfig, RttEstimator};
+use super::sack::Sack;
+use super::segment::{Ack, Segment};
+use super::tahoe::Tahoe;
+use ccsim_engine::SimTime;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Sender maximum segment size, payload bytes.
+    pub smss: u32,
+    /// Initial window in segments (1 in the 1990s studies).
+    pub initial_window: u32,
+    /// Largest congestion window (the connection's maximum window), bytes.
+    pub max_window: u64,
+    /// Initial ssthresh, bytes [RECON: the maximum window].
+    pub initial_ssthresh: u64,
+    pub dupthresh: u32,
+    /// RTO expirations for the same data before the connection is aborted.
+    pub max_retries: u32,
+    /// Suppress a fast retransmit while the cumulative ACK is below the last recovery point
+    /// (ns-2's bugfix, tcp.md §5.4).
+    pub reno_bugfix: bool,
+    pub rtt: RttConfig,
+    /// Bytes the application has to send; `None` = a greedy bulk transfer.
+    pub app_bytes: Option<u64>,
+}
+
+impl TcpConfig {
+    pub fn new(smss: u32, max_window: u64) -> Self {
+        TcpConfig {
+            smss,
+            initial_window: 1,
+            max_window,
+            initial_ssthresh: max_window,
+            dupthresh: 3,
+            max_retries: 12,
+            reno_bugfix: true,
+            rtt: RttConfig::default(),
+            app_bytes: None,
+        }
+    }
+}
+
+/// How an ACK relates to what was sent.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AckKind {
+    /// Acknowledges new data.
+    New,
+    /// Same cumulative ACK with data outstanding (RFC 5681 duplicate ACK).
+    Duplicate,
+    /// Old or otherwise uninformative.
+    Old,
+}
+
+/// Counters of one connection.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub retransmissions: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub rtt_samples: u64,
+    pub aborted: bool,
+}
+
+/// State every variant shares (tcp.md §3).
+#[derive(Clone, Debug)]
+pub struct Core {
+    pub cfg: TcpConfig,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub snd_max: u64,
+    /// Congestion window, bytes (fractional growth in congestion avoidance).
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    pub rwnd: u64,
+    pub dupacks: u32,
+    pub recover: u64,
+    pub in_recovery: bool,
+    pub rtt: RttEstimator,
+    /// The segment being timed: (its end, when it was sent). One sample per RTT (Karn).
+    timing: Option<(u64, SimTime)>,
+    rto_deadline: Option<SimTime>,
+    retries: u32,
+    pub stats: SenderStats,
+}
+
+impl Core {
+    fn new(cfg: TcpConfig) -> Self {
+        Core {
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            cwnd: (cfg.initial_window as u64 * cfg.smss as u64) as f64,
+            ssthresh: cfg.initial_ssthresh as f64,
+            rwnd: cfg.max_window,
+            dupacks: 0,
+            recover: 0,
+            in_recovery: false,
+            rtt: RttEstimator::new(cfg.rtt.clone()),
+            timing: None,
+            rto_deadline: None,
+            retries: 0,
+            stats: SenderStats::default(),
+            cfg,
+        }
+    }
+
+    pub fn smss(&self) -> f64 {
+        self.cfg.smss as f64
+    }
+
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// ssthresh after a loss: half the flight, at least two segments.
+    pub fn halved(&self) -> f64 {
+        (self.flight_size() as f64 / 2.0).max(2.0 * self.smss())
+    }
+
+    fn window(&self) -> f64 {
+        self.cwnd.min(self.rwnd as f64)
+    }
+
+    /// Bytes the application still has beyond `seq` (`u64::MAX` for a greedy source).
+    pub fn app_left(&self, seq: u64) -> u64 {
+        self.cfg.app_bytes.map_or(u64::MAX, |n| n.saturating_sub(seq))
+    }
+
+    /// Sends [seq, seq+len) (new data or a retransmission) and does the bookkeeping.
+    pub fn emit(&mut self, now: SimTime, seq: u64, out: &mut Vec<Segment>) -> bool {
+        let len = (self.cfg.smss as u64).min(self.app_left(seq)) as u32;
+        if len == 0 {
+            return false;
+        }
+        let retransmission = seq < self.snd_max;
+        if retransmission {
+            self.stats.retransmissions += 1;
+            // Karn: a retransmission invalidates the sample in progress if it covers it.
+            if self.timing.is_some_and(|(end, _)| end > seq) {
+                self.timing = None;
+            }
+        } else if self.timing.is_none() {
+            self.timing = Some((seq + len as u64, now));
+        }
+        out.push(Segment { seq, len, retransmission });
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        self.snd_max = self.snd_max.max(seq + len as u64);
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(self.rtt.deadline(now));
+        }
+        true
+    }
+
+    /// The ordinary send loop: full segments from snd_nxt while the window allows.
+    pub fn send_window(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        loop {
+            let len = (self.cfg.smss as u64).min(self.app_left(self.snd_nxt));
+            if len == 0 || (self.snd_nxt - self.snd_una + len) as f64 > self.window() + 1e-9 {
+                return;
+            }
+            if !self.emit(now, self.snd_nxt, out) {
+                return;
+            }
+            self.snd_nxt += len;
+        }
+    }
+
+    /// Retransmits the first unacknowledged segment and restarts the timer (snd_nxt stays).
+    pub fn retransmit_first(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.emit(now, self.snd_una, out);
+        self.restart_timer(now);
+    }
+
+    /// Go-back-N from snd_una under the current window (after a timeout or Tahoe's fast
+    /// retransmit), restarting the timer.
+    pub fn go_back(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.snd_nxt = self.snd_una;
+        self.send_window(now, out);
+        self.restart_timer(now);
+    }
+
+    /// May a loss be answered by a fast retransmit? Not while the cumulative ACK is still below
+    /// the point recorded at the last timeout or recovery, with the bugfix on (tcp.md §5.4).
+    pub fn fast_retransmit_allowed(&self) -> bool {
+        !self.cfg.reno_bugfix || self.snd_una >= self.recover
+    }
+
+    pub fn restart_timer(&mut self, now: SimTime) {
+        self.rto_deadline = Some(self.rtt.deadline(now));
+    }
+
+    /// Slow start or congestion avoidance growth for `acked` new bytes (tcp.md §5.1).
+    pub fn grow(&mut self, acked: u64) {
+        if self.cwnd < self.ssthresh {
+            self.cwnd += (acked as f64).min(self.smss());
+        } else {
+            self.cwnd += self.smss() * self.smss() / self.cwnd;
+        }
+        self.cwnd = self.cwnd.min(self.cfg.max_window as f64);
+    }
+
+    /// Common part of every new ACK: RTT sample, snd_una, timer.
+    pub fn advance(&mut self, now: SimTime, ack: u64) -> u64 {
+        let acked = ack - self.snd_una;
+        if let Some((end, sent)) = self.timing {
+            if ack >= end {
+                self.rtt.sample(sent, now);
+                self.stats.rtt_samples += 1;
+                self.timing = None;
+            }
+        }
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.retries = 0;
+        if self.snd_una >= self.snd_max {
+            self.rto_deadline = None;
+        } else {
+            self.restart_timer(now);
+        }
+        acked
+    }
+}
+
+/// What a variant decides. Default hooks give Tahoe-style behaviour.
+pub trait CongestionControl {
+    fn on_ack(&mut self, core: &mut Core, ack: &Ack, kind: AckKind, now: SimTime, out: &mut Vec<Segment>);
+    /// After the common RTO handling (tcp.md §4.2), before the retransmission.
+    fn on_timeout(&mut self, _core: &mut Core) {}
+}
+
+/// Every TCP variant, stored inline.
+#[derive(Clone, Debug)]
+pub enum AnyTcp {
+    Tahoe(Tahoe),
+    Reno(Reno),
+    NewReno(NewReno),
+    Sack(Sack),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $v:ident => $body:expr) => {
+        match $self {
+            AnyTcp::Tahoe($v) => $body,
+            AnyTcp::Reno($v) => $body,
+            AnyTcp::NewReno($v) => $body,
+            AnyTcp::Sack($v) => $body,
+        }
+    };
+}
+
+impl AnyTcp {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnyTcp::Tahoe(t) if !t.fast_retransmit => "jacobson88",
+            AnyTcp::Tahoe(_) => "tahoe",
+            AnyTcp::Reno(_) => "reno",
+            AnyTcp::NewReno(_) => "newreno",
+            AnyTcp::Sack(_) => "sack",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    pub core: Core,
+    cc: AnyTcp,
+}
+
+impl TcpSender {
+    pub fn new(cfg: TcpConfig, cc: AnyTcp) -> Self {
+        TcpSender { core: Core::new(cfg), cc }
+    }
+
+    pub fn variant(&self) -> &'static str {
+        self.cc.name()
+    }
+
+    /// Opens the connection (already ESTABLISHED, tcp.md §1) and sends the initial window.
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.core.send_window(now, out);
+    }
+
+    /// When the retransmission timer fires, if it is running.
+    pub fn timer_due(&self) -> Option<SimTime> {
+        self.core.rto_deadline
+    }
+
+    pub fn on_ack(&mut self, now: SimTime, ack: &Ack, out: &mut Vec<Segment>) {
+        if self.core.stats.aborted {
+            return;
+        }
+        let c = &mut self.core;
+        c.rwnd = ack.rwnd;
+        let kind = if ack.ack > c.snd_una && ack.ack <= c.snd_max {
+            AckKind::New
+        } else if ack.ack == c.snd_una && c.snd_max > c.snd_una {
+            AckKind::Duplicate
+        } else {
+            AckKind::Old
+        };
+        dispatch!(&mut self.cc, v => v.on_ack(&mut self.core, ack, kind, now, out));
+    }
+
+    /// The retransmission timer fired (tcp.md §4.2).
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        let c = &mut self.core;
+        match c.rto_deadline {
+            Some(t) if now >= t => {}
+            _ => return,
+        }
+        c.retries += 1;
+        if c.retries > c.cfg.max_retries {
+            c.stats.aborted = true;
+            c.rto_deadline = None;
+            return;
+        }
+        c.stats.timeouts += 1;
+        c.rtt.back_off();
+        c.ssthresh = c.halved();
+        c.cwnd = c.smss();
+        c.snd_nxt = c.snd_una;
+        c.dupacks = 0;
+        c.in_recovery = false;
+        c.recover = c.snd_max;
+        c.timing = None;
+        dispatch!(&mut self.cc, v => v.on_timeout(&mut self.core));
+        // Go back to the first hole; with cwnd = 1 SMSS the loop sends exactly that segment.
+        self.core.go_back(now, out);
+    }
+
+    pub fn stats(&self) -> &SenderStats {
+        &self.core.stats
+    }
+
+    /// All data sent and acknowledged (finite transfers).
+    pub fn finished(&self) -> bool {
+        self.core.cfg.app_bytes.is_some_and(|n| self.core.snd_una >= n)
+    }
+}
