@@ -338,7 +338,7 @@ def convergence_ms(acr, summary: dict[str, Any], band: float = CONVERGENCE_BAND)
         if bad.size == 0:
             continue
         i = int(bad[-1])
-        if i + 1 >= len(t) or t[i] >= last_t:
+        if i + 2 >= len(t) or t[i + 1] >= last_t:  # back in the band only at the last sample: not settled
             return None
         worst = max(worst, float(t[i + 1]))
     return worst
