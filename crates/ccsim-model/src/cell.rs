@@ -40,6 +40,8 @@ impl Flags {
     pub const BN: u8 = 1 << 2;
     pub const CI: u8 = 1 << 3;
     pub const NI: u8 = 1 << 4;
+    /// Last cell of an AAL5 frame (the PTI "end of SDU" bit).
+    pub const EOM: u8 = 1 << 5;
 
     #[inline]
     pub fn get(self, bit: u8) -> bool {
@@ -110,6 +112,10 @@ impl Cell {
     #[inline]
     pub fn clp(&self) -> bool {
         self.flags.get(Flags::CLP)
+    }
+    #[inline]
+    pub fn eom(&self) -> bool {
+        self.flags.get(Flags::EOM)
     }
     #[inline]
     pub fn bn(&self) -> bool {

@@ -2,6 +2,7 @@
 //! world that ties them together. It knows nothing about file formats (that is
 //! `ccsim-scenario`) and nothing about Python.
 
+pub mod aal5;
 pub mod abr;
 pub mod cell;
 pub mod ids;

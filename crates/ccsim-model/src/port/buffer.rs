@@ -10,6 +10,8 @@
 //! what left, and debug builds assert `arrived = accepted + dropped` and
 //! `occupancy = accepted − departed` on every change.
 
+use super::policy::{AnyBufferPolicy, Occupancy};
+use crate::cell::Cell;
 use crate::ids::VcId;
 use ccsim_engine::SimTime;
 use std::collections::VecDeque;
@@ -21,10 +23,15 @@ pub enum DropReason {
     Overflow,
     /// The port's scheme refused the cell (DEBRA's selective discard).
     Selective,
+    /// The buffer policy refused the whole frame at its first cell (EPD, SD, FBA).
+    FrameDiscard,
+    /// The rest of a frame after one of its cells overflowed (PPD).
+    PartialDiscard,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 2] = [DropReason::Overflow, DropReason::Selective];
+    pub const ALL: [DropReason; 4] =
+        [DropReason::Overflow, DropReason::Selective, DropReason::FrameDiscard, DropReason::PartialDiscard];
     pub const COUNT: usize = Self::ALL.len();
 
     pub fn index(self) -> usize {
@@ -35,6 +42,8 @@ impl DropReason {
         match self {
             DropReason::Overflow => "overflow",
             DropReason::Selective => "selective",
+            DropReason::FrameDiscard => "frame_discard",
+            DropReason::PartialDiscard => "partial_discard",
         }
     }
 }
@@ -55,6 +64,20 @@ impl VcBooks {
     }
 }
 
+/// Where each VC is within its current AAL5 frame (ubr-gfr.md §0.1).
+#[derive(Copy, Clone, Debug)]
+struct FrameState {
+    expect_first: bool,
+    /// Why the rest of the current frame is being discarded, if it is.
+    discarding: Option<DropReason>,
+}
+
+impl Default for FrameState {
+    fn default() -> Self {
+        FrameState { expect_first: true, discarding: None }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct PortBuffer {
     /// (end of transmission, VC) per queued cell, in departure order.
@@ -62,6 +85,13 @@ pub struct PortBuffer {
     capacity: u32,
     books: Vec<VcBooks>,
     dropped: [u64; DropReason::COUNT],
+    policy: AnyBufferPolicy,
+    /// Keep the end-of-frame cell of a discarded frame so reassembly resynchronises
+    /// (ubr-gfr.md §0.1, seed 001).
+    keep_eom: bool,
+    frames: Vec<FrameState>,
+    /// VCs with at least one cell queued (N_a).
+    active_vcs: u32,
 }
 
 impl PortBuffer {
@@ -71,7 +101,25 @@ impl PortBuffer {
             capacity,
             books: vec![VcBooks::default(); n_vcs],
             dropped: [0; DropReason::COUNT],
+            policy: AnyBufferPolicy::CellDropTail,
+            keep_eom: true,
+            frames: vec![FrameState::default(); n_vcs],
+            active_vcs: 0,
         }
+    }
+
+    pub fn with_policy(mut self, policy: AnyBufferPolicy, keep_eom: bool) -> Self {
+        self.policy = policy;
+        self.keep_eom = keep_eom;
+        self
+    }
+
+    pub fn policy(&self) -> &AnyBufferPolicy {
+        &self.policy
+    }
+
+    pub fn active_vcs(&self) -> u32 {
+        self.active_vcs
     }
 
     #[inline]
@@ -93,35 +141,85 @@ impl PortBuffer {
         self.len() >= self.capacity
     }
 
-    /// Offers a cell of `vc`; the drop-tail rule is the only policy so far. The caller
-    /// supplies the departure time only once the cell is known to fit.
+    /// Offers a cell. Frame-blind ports (and RM cells) use drop-tail per cell; frame-aware
+    /// policies decide at a frame's first cell and enforce it on the rest (ubr-gfr.md §0.1).
+    /// The caller supplies the departure time only once the cell is known to enter.
     #[inline]
-    pub fn offer(&mut self, vc: VcId, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
-        let b = &mut self.books[vc.index()];
-        b.arrived += 1;
-        if self.cells.len() as u32 >= self.capacity {
-            b.dropped[DropReason::Overflow.index()] += 1;
-            self.dropped[DropReason::Overflow.index()] += 1;
-            debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
-            return Err(DropReason::Overflow);
+    pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
+        let v = cell.vc.index();
+        self.books[v].arrived += 1;
+        let full = self.cells.len() as u32 >= self.capacity;
+        let verdict = if !self.policy.frame_aware() || cell.is_rm() {
+            if full {
+                Err(DropReason::Overflow)
+            } else {
+                Ok(())
+            }
+        } else {
+            self.frame_verdict(cell, full)
+        };
+        match verdict {
+            Err(reason) => {
+                self.count_drop(cell.vc, reason);
+                Err(reason)
+            }
+            Ok(()) => {
+                let b = &mut self.books[v];
+                b.accepted += 1;
+                b.occupancy += 1;
+                if b.occupancy == 1 {
+                    self.active_vcs += 1;
+                }
+                debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+                debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+                let dep = departure();
+                self.cells.push_back((dep, cell.vc));
+                Ok(dep)
+            }
         }
-        b.accepted += 1;
-        b.occupancy += 1;
-        let dep = departure();
-        self.cells.push_back((dep, vc));
+    }
+
+    fn frame_verdict(&mut self, cell: &Cell, full: bool) -> Result<(), DropReason> {
+        let v = cell.vc.index();
+        let occupancy = Occupancy {
+            capacity: self.capacity,
+            total: self.cells.len() as u32,
+            of_vc: self.books[v].occupancy,
+            active_vcs: self.active_vcs,
+        };
+        let st = &mut self.frames[v];
+        if st.expect_first {
+            st.expect_first = false;
+            st.discarding = (!self.policy.admit_frame(&occupancy)).then_some(DropReason::FrameDiscard);
+        }
+        let verdict = match st.discarding {
+            None if !full => Ok(()),
+            None => {
+                // Overflow inside an admitted frame: the rest of it is useless (PPD).
+                st.discarding = Some(DropReason::PartialDiscard);
+                Err(DropReason::Overflow)
+            }
+            Some(_) if cell.eom() && self.keep_eom && !full => Ok(()),
+            Some(reason) => Err(if full { DropReason::Overflow } else { reason }),
+        };
+        if cell.eom() {
+            *st = FrameState::default();
+        }
+        verdict
+    }
+
+    fn count_drop(&mut self, vc: VcId, reason: DropReason) {
+        let b = &mut self.books[vc.index()];
+        b.dropped[reason.index()] += 1;
+        self.dropped[reason.index()] += 1;
         debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
-        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
-        Ok(dep)
     }
 
     /// Records a cell of `vc` that arrived but was refused before the buffer was consulted.
     #[inline]
     pub fn reject(&mut self, vc: VcId, reason: DropReason) {
-        let b = &mut self.books[vc.index()];
-        b.arrived += 1;
-        b.dropped[reason.index()] += 1;
-        self.dropped[reason.index()] += 1;
-        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+        self.books[vc.index()].arrived += 1;
+        self.count_drop(vc, reason);
     }
 
     /// When the cell at the head finishes transmission.
@@ -136,6 +234,9 @@ impl PortBuffer {
         let b = &mut self.books[vc.index()];
         b.departed += 1;
         b.occupancy -= 1;
+        if b.occupancy == 0 {
+            self.active_vcs -= 1;
+        }
         debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
         Some((t, vc))
     }
@@ -157,21 +258,91 @@ impl PortBuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cell::Flags;
+    use crate::port::policy::Epd;
+
+    fn t(ps: u64) -> impl FnOnce() -> SimTime {
+        move || SimTime::from_ps(ps)
+    }
+
+    fn data(vc: u32, eom: bool) -> Cell {
+        let mut c = Cell::data(VcId(vc));
+        c.flags.set(Flags::EOM, eom);
+        c
+    }
 
     #[test]
     fn drop_tail_keeps_the_books() {
         let mut b = PortBuffer::new(2, 2);
-        let t = |ps| move || SimTime::from_ps(ps);
-        assert!(b.offer(VcId(0), t(1)).is_ok());
-        assert!(b.offer(VcId(1), t(2)).is_ok());
-        assert_eq!(b.offer(VcId(1), t(3)), Err(DropReason::Overflow));
+        assert!(b.offer(&data(0, false), t(1)).is_ok());
+        assert!(b.offer(&data(1, false), t(2)).is_ok());
+        assert_eq!(b.offer(&data(1, false), t(3)), Err(DropReason::Overflow));
         assert_eq!(b.books(VcId(1)).dropped_total(), 1);
         assert_eq!(b.books(VcId(1)).occupancy, 1);
+        assert_eq!(b.active_vcs(), 2);
         assert_eq!(b.head_departure(), Some(SimTime::from_ps(1)));
         assert_eq!(b.pop().unwrap().1, VcId(0));
         assert_eq!(b.books(VcId(0)).departed, 1);
         assert_eq!(b.books(VcId(0)).occupancy, 0);
+        assert_eq!(b.active_vcs(), 1);
         assert_eq!(b.dropped_total(), 1);
         assert_eq!(b.len(), 1);
+    }
+
+    /// Offers a frame of `n` cells; returns how many entered.
+    fn frame(b: &mut PortBuffer, vc: u32, n: u32) -> u32 {
+        (0..n).filter(|&k| b.offer(&data(vc, k + 1 == n), t(0)).is_ok()).count() as u32
+    }
+
+    #[test]
+    fn ppd_discards_the_rest_of_a_frame_after_an_overflow_but_keeps_the_eom() {
+        let mut b = PortBuffer::new(5, 2).with_policy(AnyBufferPolicy::Ppd, true);
+        assert_eq!(frame(&mut b, 0, 3), 3);
+        // Two cells fit, the third overflows; the fourth is discarded although space frees.
+        assert!(b.offer(&data(1, false), t(0)).is_ok());
+        assert!(b.offer(&data(1, false), t(0)).is_ok());
+        assert_eq!(b.offer(&data(1, false), t(0)), Err(DropReason::Overflow));
+        b.pop();
+        assert_eq!(b.offer(&data(1, false), t(0)), Err(DropReason::PartialDiscard));
+        assert!(b.offer(&data(1, true), t(0)).is_ok(), "the end-of-frame cell is kept");
+        // The next frame starts afresh.
+        b.pop();
+        assert!(b.offer(&data(1, false), t(0)).is_ok());
+    }
+
+    #[test]
+    fn cell_drop_tail_keeps_admitting_cells_of_a_damaged_frame() {
+        let mut b = PortBuffer::new(1, 1);
+        assert!(b.offer(&data(0, false), t(0)).is_ok());
+        assert!(b.offer(&data(0, false), t(0)).is_err());
+        b.pop();
+        assert!(b.offer(&data(0, false), t(0)).is_ok());
+    }
+
+    #[test]
+    fn epd_refuses_whole_frames_above_the_threshold() {
+        let mut b = PortBuffer::new(10, 2).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 4 }), true);
+        assert_eq!(frame(&mut b, 0, 4), 4);
+        // Buffer at 4 = R: the next frame is refused whole, except its EOM cell.
+        assert_eq!(frame(&mut b, 1, 3), 1);
+        assert_eq!(b.books(VcId(1)).dropped[DropReason::FrameDiscard.index()], 2);
+        // A frame already admitted below R finishes above it.
+        for _ in 0..4 {
+            b.pop();
+        }
+        b.pop();
+        assert!(b.offer(&data(0, false), t(0)).is_ok()); // starts at X = 0
+        for _ in 0..5 {
+            assert!(b.offer(&data(1, true), t(0)).is_ok()); // single-cell frames fill to 6
+        }
+        assert!(b.offer(&data(0, true), t(0)).is_ok(), "VC 0's frame completes above R");
+    }
+
+    #[test]
+    fn rm_cells_are_never_frame_discarded() {
+        let mut b = PortBuffer::new(10, 1).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 1 }), true);
+        assert!(b.offer(&data(0, true), t(0)).is_ok());
+        let rm = Cell::frm(VcId(0), 1.0, 1.0, 0.0);
+        assert!(b.offer(&rm, t(0)).is_ok());
     }
 }

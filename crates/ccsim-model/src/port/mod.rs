@@ -15,8 +15,10 @@
 //! event of their own.
 
 mod buffer;
+pub mod policy;
 
 pub use buffer::{DropReason, PortBuffer, VcBooks};
+pub use policy::AnyBufferPolicy;
 
 use crate::abr::switch::AnyAbrSwitch;
 use crate::cell::{Cell, CELL_BITS};
@@ -136,7 +138,7 @@ impl Port {
         debug_assert!(self.buffer.head_departure().is_none_or(|d| d > now), "sync before offer");
         let clock = &mut self.clock;
         let busy_until = &mut self.busy_until;
-        let dep = self.buffer.offer(cell.vc, || {
+        let dep = self.buffer.offer(&cell, || {
             let t = now.max(*busy_until) + clock.tx_time(CELL_BITS);
             *busy_until = t;
             t

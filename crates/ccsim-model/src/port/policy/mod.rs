@@ -1,0 +1,71 @@
+//! The `AnyBufferPolicy` family: who may enter a port's buffer (ubr-gfr.md §0-2).
+//!
+//! Decisions are per AAL5 frame, taken at its first cell and enforced on the rest; the
+//! generic skeleton (frame state per VC, partial packet discard after an overflow, keeping
+//! the end-of-frame cell) is here, each policy only answers "admit this new frame?" from the
+//! buffer's books (STYLE §7: the buffer keeps the books, the policy only decides).
+
+mod epd;
+mod fba;
+mod selective_drop;
+
+pub use epd::Epd;
+pub use fba::Fba;
+pub use selective_drop::SelectiveDrop;
+
+/// What a policy may look at when a frame starts.
+#[derive(Copy, Clone, Debug)]
+pub struct Occupancy {
+    /// Buffer capacity K, cells.
+    pub capacity: u32,
+    /// Cells in the buffer, X.
+    pub total: u32,
+    /// Cells of the arriving frame's VC in the buffer, Y_i.
+    pub of_vc: u32,
+    /// VCs with at least one cell in the buffer, N_a.
+    pub active_vcs: u32,
+}
+
+pub trait BufferPolicy {
+    /// Admit the frame whose first cell is arriving?
+    fn admit_frame(&self, o: &Occupancy) -> bool;
+}
+
+/// Every buffer policy, stored inline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyBufferPolicy {
+    /// Drop-tail per cell, blind to frames ("vanilla UBR", and every ABR port).
+    CellDropTail,
+    /// Partial packet discard: after an overflow the rest of that frame goes too.
+    Ppd,
+    Epd(Epd),
+    SelectiveDrop(SelectiveDrop),
+    Fba(Fba),
+}
+
+impl AnyBufferPolicy {
+    /// Does this policy look at frames at all?
+    pub fn frame_aware(&self) -> bool {
+        !matches!(self, AnyBufferPolicy::CellDropTail)
+    }
+
+    #[inline]
+    pub fn admit_frame(&self, o: &Occupancy) -> bool {
+        match self {
+            AnyBufferPolicy::CellDropTail | AnyBufferPolicy::Ppd => true,
+            AnyBufferPolicy::Epd(p) => p.admit_frame(o),
+            AnyBufferPolicy::SelectiveDrop(p) => p.admit_frame(o),
+            AnyBufferPolicy::Fba(p) => p.admit_frame(o),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnyBufferPolicy::CellDropTail => "drop_tail",
+            AnyBufferPolicy::Ppd => "ppd",
+            AnyBufferPolicy::Epd(_) => "epd",
+            AnyBufferPolicy::SelectiveDrop(_) => "selective_drop",
+            AnyBufferPolicy::Fba(_) => "fba",
+        }
+    }
+}
