@@ -120,8 +120,8 @@ def test_errors_form_a_hierarchy():
     assert issubclass(ccsim.ScenarioError, ValueError)
     assert issubclass(ccsim.SimulationError, ccsim.CcsimError)
     assert issubclass(ccsim.InternalError, ccsim.CcsimError)
-    with pytest.raises(ccsim.ScenarioError, match="unknown preset 'abr-benchmarks/gfc2'.*did you mean"):
-        ccsim.run("abr-benchmarks/gfc2")
+    with pytest.raises(ccsim.ScenarioError, match="unknown preset 'abr-benchmarks/gfc4'.*did you mean"):
+        ccsim.run("abr-benchmarks/gfc4")
     with pytest.raises(ccsim.ScenarioError, match="neither a preset name nor a readable scenario file"):
         ccsim.run("no-such-file.toml")
 

@@ -568,7 +568,8 @@ impl World {
     }
 
     /// Max-min fair rates (cells/s) of the VCs running at the end of the window, at full link
-    /// capacity and capped by PCR; VCs not running then get zero.
+    /// capacity and capped by each source's demand (PCR, or the fixed rate of a source that
+    /// ignores feedback); VCs not running then get zero.
     pub fn maxmin_rates(&self) -> Vec<f64> {
         let end = self.measure.end;
         let active: Vec<usize> = (0..self.vcs.len())
@@ -582,7 +583,7 @@ impl World {
             .iter()
             .map(|&i| {
                 let vc = &self.vcs[i];
-                Flow { links: vc.fwd_ports.iter().map(|p| p.index()).collect(), demand: vc.source.params().pcr }
+                Flow { links: vc.fwd_ports.iter().map(|p| p.index()).collect(), demand: vc.source.demand() }
             })
             .collect();
         let r = maxmin_rates(&caps, &flows);

@@ -146,6 +146,14 @@ impl AbrSource {
         &self.p
     }
 
+    /// The most this source will ever use: PCR, or its fixed rate if it ignores feedback.
+    pub fn demand(&self) -> f64 {
+        match self.misbehaviour {
+            Misbehaviour::FixedRate { rate, .. } => rate.min(self.p.pcr),
+            _ => self.p.pcr,
+        }
+    }
+
     /// The rate the source really sends at (ACR unless it misbehaves).
     fn sending_rate(&self, now: SimTime) -> f64 {
         self.misbehaviour.sending_rate(now, self.acr)
