@@ -28,6 +28,8 @@ pub enum CellKind {
     Frm,
     /// Backward RM cell (DIR = 1), destination to source.
     Brm,
+    /// A data cell travelling from the destination back to the source (TCP ACK frames).
+    BwdData,
 }
 
 /// Header and RM flag bits, packed.
@@ -64,6 +66,8 @@ pub struct Cell {
     pub hop: u16,
     pub kind: CellKind,
     pub flags: Flags,
+    /// AAL5 frame number within the VC and direction (data cells of packet traffic).
+    pub frame: u32,
     /// Explicit rate, cells/s (RM cells only; switches may only lower it).
     pub er: f32,
     /// Current cell rate written by the source, cells/s (RM cells only).
@@ -74,7 +78,7 @@ pub struct Cell {
 
 impl Cell {
     pub fn data(vc: VcId) -> Cell {
-        Cell { vc, hop: 0, kind: CellKind::Data, flags: Flags::default(), er: 0.0, ccr: 0.0, mcr: 0.0 }
+        Cell { vc, hop: 0, kind: CellKind::Data, flags: Flags::default(), frame: 0, er: 0.0, ccr: 0.0, mcr: 0.0 }
     }
 
     pub fn frm(vc: VcId, er: f64, ccr: f64, mcr: f64) -> Cell {
@@ -83,6 +87,7 @@ impl Cell {
             hop: 0,
             kind: CellKind::Frm,
             flags: Flags::default(),
+            frame: 0,
             er: er as f32,
             ccr: ccr as f32,
             mcr: mcr as f32,
@@ -91,11 +96,16 @@ impl Cell {
 
     #[inline]
     pub fn is_rm(&self) -> bool {
-        self.kind != CellKind::Data
+        matches!(self.kind, CellKind::Frm | CellKind::Brm)
     }
     #[inline]
     pub fn is_forward(&self) -> bool {
-        self.kind != CellKind::Brm
+        matches!(self.kind, CellKind::Data | CellKind::Frm)
+    }
+    /// A data cell in either direction.
+    #[inline]
+    pub fn is_data(&self) -> bool {
+        matches!(self.kind, CellKind::Data | CellKind::BwdData)
     }
     #[inline]
     pub fn efci(&self) -> bool {
@@ -154,6 +164,6 @@ mod tests {
 
     #[test]
     fn cell_stays_small() {
-        assert!(std::mem::size_of::<Cell>() <= 24);
+        assert!(std::mem::size_of::<Cell>() <= 24, "{}", std::mem::size_of::<Cell>());
     }
 }

@@ -10,9 +10,10 @@ pub mod maxmin;
 pub mod measure;
 pub mod port;
 pub mod tcp;
+pub mod tcp_host;
 pub mod world;
 
 pub use cell::{cells_to_mbps, mbps_to_cells, Cell, CellKind, CELL_BITS};
 pub use ids::{NodeId, PortId, VcId};
 pub use measure::{MeasureSpec, Recordings, Series};
-pub use world::{Event, NodeKind, PortSpec, Report, VcSpec, World, WorldBuilder};
+pub use world::{Ends, Event, NodeKind, PortSpec, Report, VcKind, VcSpec, World, WorldBuilder};

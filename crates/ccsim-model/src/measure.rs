@@ -63,6 +63,7 @@ pub struct Recordings {
 pub struct WindowSnapshot {
     pub opened: bool,
     pub acr_integral: Vec<f64>,
+    pub goodput_bytes: Vec<u64>,
     pub data_delivered: Vec<u64>,
     pub data_sent: Vec<u64>,
     pub data_dropped: Vec<u64>,

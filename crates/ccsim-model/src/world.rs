@@ -8,6 +8,9 @@
 
 use crate::abr::switch::PortView;
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
+use crate::port::AnyBufferPolicy;
+use crate::tcp::{SenderStats, TcpReceiver, TcpSender};
+use crate::tcp_host::{HostStats, TcpEnds};
 use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
@@ -26,6 +29,10 @@ pub enum Event {
     SourceWake(VcId, u32),
     /// A port's switch scheme asked for a timer (e.g. ERICA's averaging interval).
     SchemeTimer(PortId),
+    /// A TCP connection opens.
+    TcpStart(VcId),
+    /// A TCP connection's timer (retransmission or delayed ACK); generation as for sources.
+    TcpTimer(VcId, u32),
     /// Record one sample of every time series.
     Sample,
     /// The measurement window opens.
@@ -41,6 +48,8 @@ impl Event {
             Event::SchemeTimer(p) => (4, p.0),
             Event::Sample => (5, 0),
             Event::WindowOpen => (6, 0),
+            Event::TcpStart(v) => (7, v.0),
+            Event::TcpTimer(v, _) => (8, v.0),
         }
     }
 
@@ -51,6 +60,8 @@ impl Event {
             Event::SourceStart(v) => format!("start of source {}", world.vcs[v.index()].name),
             Event::SourceWake(v, _) => format!("source {}", world.vcs[v.index()].name),
             Event::SchemeTimer(p) => format!("switch timer at port {}", world.ports[p.index()].name),
+            Event::TcpStart(v) => format!("start of TCP connection {}", world.vcs[v.index()].name),
+            Event::TcpTimer(v, _) => format!("TCP timer of {}", world.vcs[v.index()].name),
             Event::Sample => "sampling".into(),
             Event::WindowOpen => "measurement window".into(),
         }
@@ -84,15 +95,69 @@ impl VcBooks {
     }
 }
 
+/// What sits at the two ends of a VC.
+pub enum Ends {
+    /// A greedy TM 4.0 ABR source and its destination.
+    Abr { source: AbrSource, dest: AbrDestination },
+    /// A TCP connection over UBR through AAL5 adapters.
+    Tcp(Box<TcpEnds>),
+}
+
 pub struct Vc {
     pub name: String,
     pub dest_name: String,
     pub fwd_ports: Vec<PortId>,
     pub rev_ports: Vec<PortId>,
-    pub source: AbrSource,
-    pub dest: AbrDestination,
+    pub ends: Ends,
+    /// ABR traffic: switch schemes see its cells (UBR cells pass them by).
+    pub abr: bool,
     wake_gen: u32,
     pub books: VcBooks,
+}
+
+impl Vc {
+    pub fn abr_source(&self) -> Option<&AbrSource> {
+        match &self.ends {
+            Ends::Abr { source, .. } => Some(source),
+            Ends::Tcp(_) => None,
+        }
+    }
+
+    pub fn tcp(&self) -> Option<&TcpEnds> {
+        match &self.ends {
+            Ends::Tcp(t) => Some(t),
+            Ends::Abr { .. } => None,
+        }
+    }
+
+    pub fn start_time(&self) -> SimTime {
+        match &self.ends {
+            Ends::Abr { source, .. } => source.start_time(),
+            Ends::Tcp(t) => t.start,
+        }
+    }
+
+    pub fn stop_time(&self) -> SimTime {
+        self.abr_source().map_or(SimTime::MAX, |s| s.stop_time())
+    }
+
+    /// The most this VC can use, cells/s (a greedy TCP connection: unlimited).
+    pub fn demand(&self) -> f64 {
+        self.abr_source().map_or(f64::INFINITY, |s| s.demand())
+    }
+
+    pub fn acr(&self) -> f64 {
+        self.abr_source().map_or(0.0, |s| s.acr())
+    }
+
+    pub fn acr_integral(&self, now: SimTime) -> f64 {
+        self.abr_source().map_or(0.0, |s| s.acr_integral(now))
+    }
+
+    /// Bytes delivered in order to the receiving application (TCP only).
+    pub fn goodput_bytes(&self) -> u64 {
+        self.tcp().map_or(0, |t| t.receiver.delivered)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +182,7 @@ pub struct PortSpec {
     pub delay: ccsim_engine::SimDuration,
     pub buffer_cells: u32,
     pub scheme: Option<crate::abr::switch::AnyAbrSwitch>,
+    pub policy: AnyBufferPolicy,
 }
 
 /// A connection to create.
@@ -125,10 +191,15 @@ pub struct VcSpec {
     pub dest_name: String,
     pub fwd_ports: Vec<PortId>,
     pub rev_ports: Vec<PortId>,
-    pub params: AbrParams,
     pub start: SimTime,
     pub stop: SimTime,
-    pub misbehaviour: Misbehaviour,
+    pub kind: VcKind,
+}
+
+/// The traffic of a VC to create.
+pub enum VcKind {
+    Abr { params: AbrParams, misbehaviour: Misbehaviour },
+    Tcp { sender: TcpSender, receiver: TcpReceiver, llc_snap: bool },
 }
 
 pub struct WorldBuilder {
@@ -162,6 +233,16 @@ impl WorldBuilder {
         self.ports.len()
     }
 
+    /// VCs added so far (the next VC's index).
+    pub fn n_vcs_added(&self) -> usize {
+        self.vcs.len()
+    }
+
+    /// A random stream of this world's seed for one component and purpose.
+    pub fn stream(&self, component: u64, purpose: u64) -> RngStream {
+        RngStream::new(StreamKey { seed: self.seed, replication: self.replication, component, purpose })
+    }
+
     pub fn add_node(&mut self, name: impl Into<String>, kind: NodeKind) -> NodeId {
         self.nodes.push(Node { name: name.into(), kind });
         NodeId(self.nodes.len() as u32 - 1)
@@ -169,18 +250,10 @@ impl WorldBuilder {
 
     pub fn add_port(&mut self, s: PortSpec) -> PortId {
         let at_switch = self.nodes[s.from.index()].kind == NodeKind::Switch;
-        self.ports.push(Port::new(
-            s.name,
-            s.link_name,
-            s.from,
-            s.to,
-            s.rate_bps,
-            s.delay,
-            s.buffer_cells,
-            self.n_vcs,
-            s.scheme,
-            at_switch,
-        ));
+        let mut port =
+            Port::new(s.name, s.link_name, s.from, s.to, s.rate_bps, s.delay, s.buffer_cells, self.n_vcs, s.scheme, at_switch);
+        port.buffer = port.buffer.with_policy(s.policy, true);
+        self.ports.push(port);
         PortId(self.ports.len() as u32 - 1)
     }
 
@@ -188,13 +261,25 @@ impl WorldBuilder {
         let id = VcId(self.vcs.len() as u32);
         assert!(id.index() < self.n_vcs, "more VCs than announced to WorldBuilder::new");
         assert!(!s.fwd_ports.is_empty() && s.fwd_ports.len() == s.rev_ports.len());
+        let (ends, abr) = match s.kind {
+            VcKind::Abr { params, misbehaviour } => (
+                Ends::Abr {
+                    dest: AbrDestination::new(params.bidding),
+                    source: AbrSource::new(id, params, s.start, s.stop).with_misbehaviour(misbehaviour),
+                },
+                true,
+            ),
+            VcKind::Tcp { sender, receiver, llc_snap } => {
+                (Ends::Tcp(Box::new(TcpEnds::new(sender, receiver, s.start, llc_snap))), false)
+            }
+        };
         self.vcs.push(Vc {
             name: s.name,
             dest_name: s.dest_name,
             fwd_ports: s.fwd_ports,
             rev_ports: s.rev_ports,
-            dest: AbrDestination::new(s.params.bidding),
-            source: AbrSource::new(id, s.params, s.start, s.stop).with_misbehaviour(s.misbehaviour),
+            ends,
+            abr,
             wake_gen: 0,
             books: VcBooks::default(),
         });
@@ -219,10 +304,14 @@ impl WorldBuilder {
             current: None,
             seed: self.seed,
             replication: self.replication,
+            scratch_fwd: Vec::new(),
+            scratch_bwd: Vec::new(),
         };
         w.last_port_departed = vec![0; w.ports.len()];
         for (i, vc) in w.vcs.iter().enumerate() {
-            w.queue.push(vc.source.start_time(), Event::SourceStart(VcId(i as u32)));
+            let id = VcId(i as u32);
+            let ev = if vc.abr { Event::SourceStart(id) } else { Event::TcpStart(id) };
+            w.queue.push(vc.start_time(), ev);
         }
         for (i, port) in w.ports.iter().enumerate() {
             if let Some(due) = port.scheme.as_ref().and_then(|s| s.timer_due()) {
@@ -253,6 +342,9 @@ pub struct World {
     current: Option<Event>,
     seed: u64,
     replication: u64,
+    /// Reused cell buffers for TCP hosts (no allocation per packet).
+    scratch_fwd: Vec<Cell>,
+    scratch_bwd: Vec<Cell>,
 }
 
 impl World {
@@ -312,9 +404,21 @@ impl World {
         match ev {
             Event::PipeArrival(p) => self.on_pipe_arrival(p),
             Event::SourceStart(v) => {
-                let next = self.vcs[v.index()].source.start(self.now);
-                self.schedule_source(v, next);
+                if let Ends::Abr { source, .. } = &mut self.vcs[v.index()].ends {
+                    let next = source.start(self.now);
+                    self.schedule_source(v, next);
+                }
             }
+            Event::TcpStart(v) => {
+                let mut fwd = std::mem::take(&mut self.scratch_fwd);
+                if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
+                    t.start(self.now, v, &mut fwd);
+                }
+                self.tcp_emit(v, &mut fwd, true);
+                self.scratch_fwd = fwd;
+                self.schedule_tcp(v);
+            }
+            Event::TcpTimer(v, gen) => self.on_tcp_timer(v, gen),
             Event::SourceWake(v, gen) => {
                 if gen == self.vcs[v.index()].wake_gen {
                     self.on_source_wake(v, gen);
@@ -334,9 +438,61 @@ impl World {
         }
     }
 
+    /// Sends the cells a TCP host produced (forward from the source host, or backward from the
+    /// destination host), counting them in the VC's books.
+    fn tcp_emit(&mut self, v: VcId, cells: &mut Vec<Cell>, forward: bool) {
+        for mut c in cells.drain(..) {
+            let vc = &mut self.vcs[v.index()];
+            let port = if forward {
+                vc.books.fwd_sent += 1;
+                vc.books.data_sent += 1;
+                c.hop = 0;
+                vc.fwd_ports[0]
+            } else {
+                vc.books.bwd_sent += 1;
+                let last = vc.rev_ports.len() - 1;
+                c.hop = last as u16;
+                vc.rev_ports[last]
+            };
+            self.enqueue(port, c);
+        }
+    }
+
+    /// Keeps exactly one live timer event per TCP connection.
+    fn schedule_tcp(&mut self, v: VcId) {
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
+        let due = t.timer_due();
+        if due != t.timer_at {
+            t.timer_gen = t.timer_gen.wrapping_add(1);
+            t.timer_at = due;
+            if let Some(at) = due {
+                self.queue.push(at, Event::TcpTimer(v, t.timer_gen));
+            }
+        }
+    }
+
+    fn on_tcp_timer(&mut self, v: VcId, gen: u32) {
+        let (mut fwd, mut bwd) = (std::mem::take(&mut self.scratch_fwd), std::mem::take(&mut self.scratch_bwd));
+        if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
+            if t.timer_gen != gen {
+                self.scratch_fwd = fwd;
+                self.scratch_bwd = bwd;
+                return;
+            }
+            t.timer_at = None;
+            t.on_timer(self.now, v, &mut fwd, &mut bwd);
+        }
+        self.tcp_emit(v, &mut fwd, true);
+        self.tcp_emit(v, &mut bwd, false);
+        self.scratch_fwd = fwd;
+        self.scratch_bwd = bwd;
+        self.schedule_tcp(v);
+    }
+
     fn on_source_wake(&mut self, v: VcId, gen: u32) {
         let vc = &mut self.vcs[v.index()];
-        let (cell, next) = vc.source.on_wake(self.now);
+        let Ends::Abr { source, .. } = &mut vc.ends else { return };
+        let (cell, next) = source.on_wake(self.now);
         if let Some(t) = next {
             self.queue.push(t, Event::SourceWake(v, gen));
         }
@@ -376,20 +532,32 @@ impl World {
                 if cell.kind == CellKind::Data {
                     vc.books.data_delivered += 1;
                 }
-                if let Some(mut brm) = vc.dest.on_cell(&cell) {
-                    vc.books.bwd_sent += 1;
-                    let last = vc.rev_ports.len() - 1;
-                    brm.hop = last as u16;
-                    let port = vc.rev_ports[last];
-                    self.enqueue(port, brm);
+                match &mut vc.ends {
+                    Ends::Abr { dest, .. } => {
+                        if let Some(mut brm) = dest.on_cell(&cell) {
+                            vc.books.bwd_sent += 1;
+                            let last = vc.rev_ports.len() - 1;
+                            brm.hop = last as u16;
+                            let port = vc.rev_ports[last];
+                            self.enqueue(port, brm);
+                        }
+                    }
+                    Ends::Tcp(t) => {
+                        let mut bwd = std::mem::take(&mut self.scratch_bwd);
+                        t.on_data_cell(self.now, &cell, &mut bwd);
+                        self.tcp_emit(cell.vc, &mut bwd, false);
+                        self.scratch_bwd = bwd;
+                        self.schedule_tcp(cell.vc);
+                    }
                 }
             } else {
                 cell.hop = node as u16;
                 let out = vc.fwd_ports[node];
+                let abr = vc.abr;
                 let port = &mut self.ports[out.index()];
                 port.sync(self.now);
                 let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
-                if let Some(scheme) = port.scheme.as_mut() {
+                if let (true, Some(scheme)) = (abr, port.scheme.as_mut()) {
                     scheme.on_cell_arrival(&mut cell, &view);
                     if cell.kind == CellKind::Frm {
                         scheme.on_frm(cell.vc, &cell, &view);
@@ -404,23 +572,33 @@ impl World {
         } else {
             let node = cell.hop as usize;
             if node == 0 {
-                let next = {
-                    let vc = &mut self.vcs[v];
-                    vc.books.bwd_delivered += 1;
-                    vc.source.on_brm(self.now, &cell)
-                };
-                if next.is_some() {
-                    self.schedule_source(cell.vc, next);
+                let vc = &mut self.vcs[v];
+                vc.books.bwd_delivered += 1;
+                match &mut vc.ends {
+                    Ends::Abr { source, .. } => {
+                        if let Some(next) = source.on_brm(self.now, &cell) {
+                            self.schedule_source(cell.vc, Some(next));
+                        }
+                    }
+                    Ends::Tcp(t) => {
+                        let mut fwd = std::mem::take(&mut self.scratch_fwd);
+                        t.on_ack_cell(self.now, &cell, &mut fwd);
+                        self.tcp_emit(cell.vc, &mut fwd, true);
+                        self.scratch_fwd = fwd;
+                        self.schedule_tcp(cell.vc);
+                    }
                 }
             } else {
                 let vc = &self.vcs[v];
                 let fwd = vc.fwd_ports[node];
                 let out = vc.rev_ports[node - 1];
-                let port = &mut self.ports[fwd.index()];
-                port.sync(self.now);
-                let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
-                if let Some(scheme) = port.scheme.as_mut() {
-                    scheme.on_brm(cell.vc, &mut cell, &view);
+                if cell.kind == CellKind::Brm {
+                    let port = &mut self.ports[fwd.index()];
+                    port.sync(self.now);
+                    let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+                    if let Some(scheme) = port.scheme.as_mut() {
+                        scheme.on_brm(cell.vc, &mut cell, &view);
+                    }
                 }
                 cell.hop = (node - 1) as u16;
                 self.enqueue(out, cell);
@@ -475,8 +653,8 @@ impl World {
         let m = &self.measure;
         if m.acr || m.received {
             for (i, vc) in self.vcs.iter().enumerate() {
-                if m.acr {
-                    self.rec.acr.push(now, i, cells_to_mbps(vc.source.acr()));
+                if m.acr && vc.abr {
+                    self.rec.acr.push(now, i, cells_to_mbps(vc.acr()));
                 }
                 if m.received {
                     self.rec.received.push(now, i, vc.books.data_delivered as f64);
@@ -508,7 +686,8 @@ impl World {
         let now = self.now;
         let w = &mut self.window;
         w.opened = true;
-        w.acr_integral = self.vcs.iter().map(|v| v.source.acr_integral(now)).collect();
+        w.acr_integral = self.vcs.iter().map(|v| v.acr_integral(now)).collect();
+        w.goodput_bytes = self.vcs.iter().map(|v| v.goodput_bytes()).collect();
         w.data_delivered = self.vcs.iter().map(|v| v.books.data_delivered).collect();
         w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
         w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
@@ -553,9 +732,11 @@ impl World {
                     vc.name, k.bwd_sent, k.bwd_delivered, k.bwd_dropped, b
                 ));
             }
-            let s = &vc.source.counters;
-            if s.cells_sent() != k.fwd_sent || s.brm_received != k.bwd_delivered {
-                return Err(format!("VC {}: source counters disagree with the network's books", vc.name));
+            if let Some(src) = vc.abr_source() {
+                let s = &src.counters;
+                if s.cells_sent() != k.fwd_sent || s.brm_received != k.bwd_delivered {
+                    return Err(format!("VC {}: source counters disagree with the network's books", vc.name));
+                }
             }
         }
         // Port books: what the buffers dropped is what the VCs lost.
@@ -574,8 +755,8 @@ impl World {
         let end = self.measure.end;
         let active: Vec<usize> = (0..self.vcs.len())
             .filter(|&i| {
-                let s = &self.vcs[i].source;
-                s.start_time() < end && s.stop_time() >= end
+                let vc = &self.vcs[i];
+                vc.start_time() < end && vc.stop_time() >= end
             })
             .collect();
         let caps: Vec<f64> = self.ports.iter().map(|p| p.cell_rate()).collect();
@@ -583,7 +764,7 @@ impl World {
             .iter()
             .map(|&i| {
                 let vc = &self.vcs[i];
-                Flow { links: vc.fwd_ports.iter().map(|p| p.index()).collect(), demand: vc.source.demand() }
+                Flow { links: vc.fwd_ports.iter().map(|p| p.index()).collect(), demand: vc.demand() }
             })
             .collect();
         let r = maxmin_rates(&caps, &flows);
@@ -619,14 +800,23 @@ impl World {
                 VcReport {
                     name: vc.name.clone(),
                     dest_name: vc.dest_name.clone(),
-                    acr: per_s(vc.source.acr_integral(now) - acr0),
-                    final_acr: vc.source.acr(),
+                    acr: per_s(vc.acr_integral(now) - acr0),
+                    final_acr: vc.acr(),
                     rate: per_s((vc.books.data_delivered - pick(&w.data_delivered)) as f64),
                     maxmin: maxmin[i],
                     books: vc.books.clone(),
-                    frm_sent: vc.source.counters.frm_sent,
-                    oor_frm_sent: vc.source.counters.oor_frm_sent,
-                    brm_received: vc.source.counters.brm_received,
+                    frm_sent: vc.abr_source().map_or(0, |s| s.counters.frm_sent),
+                    oor_frm_sent: vc.abr_source().map_or(0, |s| s.counters.oor_frm_sent),
+                    brm_received: vc.abr_source().map_or(0, |s| s.counters.brm_received),
+                    goodput: per_s((vc.goodput_bytes() - w.goodput_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0),
+                    tcp: vc.tcp().map(|t| TcpReport {
+                        variant: t.sender.variant(),
+                        stats: t.sender.stats().clone(),
+                        host: t.stats.clone(),
+                        delivered_bytes: t.receiver.delivered,
+                        mss: t.sender.core.cfg.smss,
+                        cells_per_segment: t.cells_per_segment(),
+                    }),
                     in_flight_fwd: flight[i].0,
                     in_flight_bwd: flight[i].1,
                     clr: ratio(vc.books.data_dropped, vc.books.data_sent),
@@ -663,8 +853,10 @@ impl World {
                 }
             })
             .collect();
-        let x: Vec<f64> = vcs.iter().filter(|v| v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
-        Report { window: (t0, now), vcs, ports, fairness_index: jain_index(&x) }
+        let x: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_none() && v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
+        // Seed 001 §2: over TCP connections the index is over raw throughputs.
+        let g: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_some()).map(|v| v.goodput).collect();
+        Report { window: (t0, now), vcs, ports, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
     }
 }
 
@@ -695,8 +887,22 @@ pub struct VcReport {
     pub in_flight_bwd: u64,
     /// Data cells lost / data cells sent, whole run.
     pub clr: f64,
+    /// Goodput over the window, bits/s (TCP; zero otherwise).
+    pub goodput: f64,
+    pub tcp: Option<TcpReport>,
     /// The same over the measurement window.
     pub window_clr: f64,
+}
+
+/// A TCP connection's totals.
+#[derive(Clone, Debug)]
+pub struct TcpReport {
+    pub variant: &'static str,
+    pub stats: SenderStats,
+    pub host: HostStats,
+    pub delivered_bytes: u64,
+    pub mss: u32,
+    pub cells_per_segment: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -722,6 +928,8 @@ pub struct Report {
     pub window: (SimTime, SimTime),
     pub vcs: Vec<VcReport>,
     pub ports: Vec<PortReport>,
-    /// Jain's index over measured rate / max-min rate.
+    /// Jain's index over measured rate / max-min rate (ABR VCs).
     pub fairness_index: f64,
+    /// Jain's index over TCP goodputs.
+    pub tcp_fairness_index: f64,
 }

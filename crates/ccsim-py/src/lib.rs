@@ -41,6 +41,7 @@ fn adjustments(
     overrides: Vec<(String, String)>,
     scheme: Option<String>,
     seed: Option<u64>,
+    tcp: Option<String>,
 ) -> PyResult<Adjustments> {
     let mut parsed = Vec::with_capacity(overrides.len());
     for (path, value) in overrides {
@@ -49,7 +50,7 @@ fn adjustments(
         })?;
         parsed.push((path, v));
     }
-    Ok(Adjustments { overrides: parsed, scheme, seed })
+    Ok(Adjustments { overrides: parsed, scheme, seed, tcp })
 }
 
 fn load(
@@ -59,9 +60,10 @@ fn load(
     overrides: Vec<(String, String)>,
     scheme: Option<String>,
     seed: Option<u64>,
+    tcp: Option<String>,
 ) -> PyResult<Run> {
     let format: Format = text_format(py, format)?;
-    let adj = adjustments(py, overrides, scheme, seed)?;
+    let adj = adjustments(py, overrides, scheme, seed, tcp)?;
     match catch_unwind(AssertUnwindSafe(|| Run::from_text(text, format, &adj))) {
         Ok(Ok(run)) => Ok(run),
         Ok(Err(e)) => Err(scenario_error(py, e)),
@@ -81,7 +83,7 @@ fn schema() -> String {
 
 /// Parses, adjusts and validates a scenario; returns it resolved (every default filled in).
 #[pyfunction]
-#[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None))]
+#[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None))]
 fn resolve(
     py: Python<'_>,
     text: &str,
@@ -89,9 +91,10 @@ fn resolve(
     overrides: Vec<(String, String)>,
     scheme: Option<String>,
     seed: Option<u64>,
+    tcp: Option<String>,
 ) -> PyResult<String> {
     let format = text_format(py, format)?;
-    let adj = adjustments(py, overrides, scheme, seed)?;
+    let adj = adjustments(py, overrides, scheme, seed, tcp)?;
     let s = ccsim_scenario::load(text, format, &adj).map_err(|e| scenario_error(py, e))?;
     Ok(serde_json::to_string(&s).expect("scenarios serialise"))
 }
@@ -106,7 +109,7 @@ struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None))]
+    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None))]
     fn new(
         py: Python<'_>,
         text: &str,
@@ -114,8 +117,9 @@ impl Simulation {
         overrides: Vec<(String, String)>,
         scheme: Option<String>,
         seed: Option<u64>,
+        tcp: Option<String>,
     ) -> PyResult<Self> {
-        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed)?, poisoned: None })
+        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed, tcp)?, poisoned: None })
     }
 
     #[getter]

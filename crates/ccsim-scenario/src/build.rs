@@ -4,24 +4,34 @@
 //! an access link to the first switch of its route, and its destination its own host with an
 //! egress link from the last switch (abr.md §14.0: every S and D has its own access link).
 
-use crate::types::{MisbehaviourSpec, Scenario, SourceSpec};
+use crate::transport;
+use crate::types::{AccessSpec, MisbehaviourSpec, Scenario, SourceSpec};
+use ccsim_model::port::AnyBufferPolicy;
 use crate::units::{Duration, Rate};
 use ccsim_engine::{SimDuration, SimTime};
 use ccsim_engine::{RngStream, StreamKey};
 use ccsim_model::abr::{AbrParams, Misbehaviour};
-use ccsim_model::{MeasureSpec, NodeId, NodeKind, PortId, PortSpec, VcSpec, World, WorldBuilder};
+use ccsim_model::{MeasureSpec, NodeId, NodeKind, PortId, PortSpec, VcKind, VcSpec, World, WorldBuilder};
 use std::collections::HashMap;
 
 /// Purpose tag of the random stream a switch scheme draws from.
 const STREAM_SWITCH_SCHEME: u64 = 1;
 
+/// Purpose tag of the random streams of connection start jitter and TCP clock phases.
+const STREAM_CONNECTION: u64 = 2;
+
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
-    (1..=s.count)
+    group_names(&s.name, s.count, s.destination.as_deref())
+}
+
+/// The (source, destination) names of the members of a group of `count`.
+pub fn group_names(name: &str, count: u32, destination: Option<&str>) -> Vec<(String, String)> {
+    (1..=count)
         .map(|i| {
-            let name = if s.count == 1 { s.name.clone() } else { format!("{}{}", s.name, i) };
-            let dest = match &s.destination {
-                Some(d) if s.count == 1 => d.clone(),
+            let name = if count == 1 { name.to_string() } else { format!("{name}{i}") };
+            let dest = match destination {
+                Some(d) if count == 1 => d.to_string(),
                 Some(d) => format!("{d}{i}"),
                 None => default_destination(&name),
             };
@@ -81,6 +91,7 @@ impl Builder<'_> {
     fn switch_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
         let sw = self.s.switch.iter().find(|w| w.name == from).expect("validated");
         let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
+        let capacity = sw.buffer.unwrap_or(self.s.defaults.buffer).0;
         let n_vcs = self.b.n_vcs();
         let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
         let run = &self.s.run;
@@ -100,7 +111,35 @@ impl Builder<'_> {
             delay,
             buffer_cells: sw.buffer.unwrap_or(self.s.defaults.buffer).0,
             scheme: Some(alg.build(cell_rate, n_vcs, rng)),
+            policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity),
         })
+    }
+
+    /// Hosts, access and egress ports of one VC: its forward and reverse port lists.
+    fn route_ports(&mut self, name: &str, dest: &str, route: &[String], access: &AccessSpec, egress: &AccessSpec) -> (Vec<PortId>, Vec<PortId>) {
+        let d = &self.s.defaults;
+        let sonet = d.sonet_payload;
+        let access_rate = effective_rate(access.rate.unwrap_or(d.link_rate), sonet);
+        let access_delay = access.delay.unwrap_or(d.link_delay).0;
+        let egress_rate = effective_rate(egress.rate.unwrap_or(d.link_rate), sonet);
+        let egress_delay = egress.delay.unwrap_or(d.link_delay).0;
+        let first = &route[0];
+        let last = route.last().expect("validated non-empty");
+        let host = self.b.add_node(name.to_string(), NodeKind::Host);
+        let dhost = self.b.add_node(dest.to_string(), NodeKind::Host);
+        let mut fwd = Vec::new();
+        let mut rev = Vec::new();
+        let link = format!("{name}-{first}");
+        fwd.push(self.host_port(format!("{name}->{first}"), link.clone(), host, self.nodes[first.as_str()], access_rate, access_delay));
+        rev.push(self.switch_port(format!("{first}->{name}"), link, first, host, access_rate, access_delay));
+        for hop in route.windows(2) {
+            fwd.push(self.trunk[&(hop[0].clone(), hop[1].clone())]);
+            rev.push(self.trunk[&(hop[1].clone(), hop[0].clone())]);
+        }
+        let link = format!("{last}-{dest}");
+        fwd.push(self.switch_port(format!("{last}->{dest}"), link.clone(), last, dhost, egress_rate, egress_delay));
+        rev.push(self.host_port(format!("{dest}->{last}"), link, dhost, self.nodes[last.as_str()], egress_rate, egress_delay));
+        (fwd, rev)
     }
 
     fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
@@ -113,12 +152,14 @@ impl Builder<'_> {
             delay,
             buffer_cells: self.s.defaults.host_buffer.0,
             scheme: None,
+            policy: AnyBufferPolicy::CellDropTail,
         })
     }
 }
 
 pub fn build(s: &Scenario) -> World {
-    let n_vcs: usize = s.source.iter().map(|x| x.count as usize).sum();
+    let n_vcs: usize =
+        s.source.iter().map(|x| x.count as usize).sum::<usize>() + s.connection.iter().map(|c| c.count as usize).sum::<usize>();
     let mut w = Builder { s, b: WorldBuilder::new(n_vcs).seed(s.run.seed, s.run.replication), nodes: HashMap::new(), trunk: HashMap::new() };
     for sw in &s.switch {
         let id = w.b.add_node(sw.name.clone(), NodeKind::Switch);
@@ -149,36 +190,36 @@ pub fn build(s: &Scenario) -> World {
                 Misbehaviour::FixedRate { start: SimTime::ZERO + start.0, rate: rate.cells_per_s(), honest: *honest }
             }
         };
-        let access_delay = src.access.delay.unwrap_or(s.defaults.link_delay).0;
-        let egress_rate = effective_rate(src.egress.rate.unwrap_or(s.defaults.link_rate), sonet);
-        let egress_delay = src.egress.delay.unwrap_or(s.defaults.link_delay).0;
-        let first = &src.route[0];
-        let last = src.route.last().expect("validated non-empty");
         for (k, (name, dest)) in member_names(src).into_iter().enumerate() {
-            let host = w.b.add_node(name.clone(), NodeKind::Host);
-            let dhost = w.b.add_node(dest.clone(), NodeKind::Host);
-            let mut fwd = Vec::new();
-            let mut rev = Vec::new();
-            let access = format!("{name}-{first}");
-            fwd.push(w.host_port(format!("{name}->{first}"), access.clone(), host, w.nodes[first.as_str()], access_rate, access_delay));
-            rev.push(w.switch_port(format!("{first}->{name}"), access, first, host, access_rate, access_delay));
-            for hop in src.route.windows(2) {
-                fwd.push(w.trunk[&(hop[0].clone(), hop[1].clone())]);
-                rev.push(w.trunk[&(hop[1].clone(), hop[0].clone())]);
-            }
-            let egress = format!("{last}-{dest}");
-            fwd.push(w.switch_port(format!("{last}->{dest}"), egress.clone(), last, dhost, egress_rate, egress_delay));
-            rev.push(w.host_port(format!("{dest}->{last}"), egress, dhost, w.nodes[last.as_str()], egress_rate, egress_delay));
+            let (fwd, rev) = w.route_ports(&name, &dest, &src.route, &src.access, &src.egress);
             let start = src.start.0 + SimDuration::from_ps(src.start_step.0.as_ps().saturating_mul(k as u64));
             w.b.add_vc(VcSpec {
                 name,
                 dest_name: dest,
                 fwd_ports: fwd,
                 rev_ports: rev,
-                params: params.clone(),
                 start: SimTime::ZERO + start,
                 stop: src.stop.map_or(SimTime::MAX, |t| SimTime::ZERO + t.0),
-                misbehaviour: misbehaviour.clone(),
+                kind: VcKind::Abr { params: params.clone(), misbehaviour: misbehaviour.clone() },
+            });
+        }
+    }
+    for c in &s.connection {
+        let tcp = c.tcp.over(&s.defaults.tcp);
+        for (k, (name, dest)) in group_names(&c.name, c.count, c.destination.as_deref()).into_iter().enumerate() {
+            let (fwd, rev) = w.route_ports(&name, &dest, &c.route, &c.access, &c.egress);
+            // One stream per VC: its start jitter, then its TCP clock phase (STYLE §12).
+            let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
+            let start = transport::member_start(c, k as u32, rng.uniform());
+            let (sender, receiver) = tcp.build(rng.uniform());
+            w.b.add_vc(VcSpec {
+                name,
+                dest_name: dest,
+                fwd_ports: fwd,
+                rev_ports: rev,
+                start,
+                stop: SimTime::MAX,
+                kind: VcKind::Tcp { sender, receiver, llc_snap: tcp.llc_snap() },
             });
         }
     }

@@ -20,6 +20,7 @@ mod build;
 mod error;
 mod load;
 mod results;
+pub mod transport;
 pub mod types;
 pub mod units;
 mod validate;

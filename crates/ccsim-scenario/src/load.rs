@@ -30,6 +30,8 @@ pub struct Adjustments {
     pub overrides: Vec<(String, Value)>,
     /// Swap the ABR algorithm at every switch (`--scheme`).
     pub scheme: Option<String>,
+    /// Swap the TCP variant of every connection (`--tcp`).
+    pub tcp: Option<String>,
     pub seed: Option<u64>,
 }
 
@@ -78,6 +80,9 @@ fn clean_serde_message(m: &str) -> String {
 pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<(), ScenarioError> {
     if let Some(scheme) = &adj.scheme {
         swap_scheme(tree, scheme)?;
+    }
+    if let Some(variant) = &adj.tcp {
+        swap_tcp(tree, variant)?;
     }
     for (path, value) in &adj.overrides {
         let path = match path.as_str() {
@@ -130,6 +135,22 @@ fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
         for (k, v) in fields {
             set_path(tree, &format!("defaults.abr.{k}"), v.clone())?;
         }
+    }
+    Ok(())
+}
+
+/// Sets the TCP variant of `defaults.tcp` and of every connection.
+fn swap_tcp(tree: &mut Value, variant: &str) -> Result<(), ScenarioError> {
+    if !crate::transport::TCP_VARIANTS.contains(&variant) {
+        return Err(ScenarioError::new(
+            "tcp",
+            format!("unknown TCP variant '{variant}' (one of {})", crate::transport::TCP_VARIANTS.join(", ")),
+        ));
+    }
+    set_path(tree, "defaults.tcp.variant", Value::from(variant))?;
+    let n = tree.get("connection").and_then(|c| c.as_array()).map_or(0, |a| a.len());
+    for i in 0..n {
+        set_path(tree, &format!("connection[{i}].tcp.variant"), Value::from(variant))?;
     }
     Ok(())
 }

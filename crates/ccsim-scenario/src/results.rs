@@ -18,6 +18,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
     let sources: Vec<Value> = r
         .vcs
         .iter()
+        .filter(|v| v.tcp.is_none())
         .map(|v| {
             json!({
                 "name": v.name,
@@ -31,6 +32,34 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "cells_dropped": v.books.data_dropped,
                 "clr": v.clr,
                 "window_clr": v.window_clr,
+            })
+        })
+        .collect();
+    let mut goodput_total = 0.0;
+    let mut goodput_max = 0.0;
+    let connections: Vec<Value> = r
+        .vcs
+        .iter()
+        .filter_map(|v| v.tcp.as_ref().map(|t| (v, t)))
+        .map(|(v, t)| {
+            // The most goodput the VC's max-min cell rate can carry: whole frames of MSS bytes.
+            let max_goodput = v.maxmin * (t.mss as f64 * 8.0) / t.cells_per_segment as f64;
+            goodput_total += v.goodput;
+            goodput_max += max_goodput;
+            json!({
+                "name": v.name,
+                "destination": v.dest_name,
+                "variant": t.variant,
+                "goodput_mbps": v.goodput / 1e6,
+                "max_goodput_mbps": max_goodput / 1e6,
+                "delivered_bytes": t.delivered_bytes,
+                "segments_sent": t.stats.segments_sent,
+                "retransmits": t.stats.retransmissions,
+                "fast_retransmits": t.stats.fast_retransmits,
+                "timeouts": t.stats.timeouts,
+                "drops": v.books.fwd_dropped + v.books.bwd_dropped,
+                "frames_corrupted": t.host.frames_corrupted,
+                "ack_frames_lost": t.host.ack_frames_lost,
             })
         })
         .collect();
@@ -96,9 +125,13 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "fingerprint": world.fingerprint().hex(),
         "scenario_hash": scenario_hash,
         "window_s": [r.window.0.as_secs_f64(), r.window.1.as_secs_f64()],
-        "fairness_index": r.fairness_index,
+        "fairness_index": if sources.is_empty() && !connections.is_empty() { r.tcp_fairness_index } else { r.fairness_index },
+        "connections_fairness_index": r.tcp_fairness_index,
+        "goodput_mbps_total": goodput_total / 1e6,
+        "efficiency": if goodput_max > 0.0 { goodput_total / goodput_max } else { 0.0 },
         "conservation_ok": world.check_conservation().is_ok(),
         "sources": sources,
+        "connections": connections,
         "ports": ports,
         "links": links,
         "series": {

@@ -5,6 +5,7 @@
 
 pub use crate::algorithms::AlgorithmSpec;
 use crate::algorithms::EricaSpec;
+use crate::transport::{BufferPolicySpec, ConnectionSpec, TcpSpec};
 use crate::units::{Cells, Duration, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,9 @@ pub struct Scenario {
     pub link: Vec<LinkSpec>,
     #[serde(default)]
     pub source: Vec<SourceSpec>,
+    /// TCP connections over UBR (docs/models/tcp.md).
+    #[serde(default)]
+    pub connection: Vec<ConnectionSpec>,
     #[serde(default)]
     pub measure: MeasureSpec,
 }
@@ -83,6 +87,12 @@ pub struct Defaults {
     /// ABR source parameters of every source, overridable per source.
     #[serde(default)]
     pub abr: AbrSpec,
+    /// TCP parameters of every connection, overridable per connection.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    /// Buffer policy of every switch port (default: cell drop-tail).
+    #[serde(default)]
+    pub buffer_policy: BufferPolicySpec,
 }
 
 impl Defaults {
@@ -117,6 +127,8 @@ pub struct SwitchSpec {
     pub buffer: Option<Cells>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<AlgorithmSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_policy: Option<BufferPolicySpec>,
 }
 
 /// A full-duplex link between two switches.

@@ -150,6 +150,38 @@ impl fmt::Display for Cells {
     }
 }
 
+// --- byte counts ---------------------------------------------------------------------------
+
+/// A number of bytes (TCP windows, segment sizes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Bytes(pub u64);
+
+impl std::str::FromStr for Bytes {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (v, unit) = split_number(s)?;
+        let scale = match unit {
+            "B" | "" => 1.0,
+            "kB" | "KB" => 1e3,
+            "KiB" => 1024.0,
+            "MB" => 1e6,
+            "MiB" => 1024.0 * 1024.0,
+            u => return Err(format!("unknown size unit '{u}' in '{s}' (use B, KB, KiB, MB, MiB)")),
+        };
+        let b = v * scale;
+        if b < 0.0 || b.fract() != 0.0 || b > 1e15 {
+            return Err(format!("'{s}' is not a whole number of bytes (at most 1e15)"));
+        }
+        Ok(Bytes(b as u64))
+    }
+}
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}B", self.0)
+    }
+}
+
 // --- serde and schema glue ----------------------------------------------------------------
 
 macro_rules! string_unit {
@@ -219,6 +251,13 @@ string_unit!(
     false
 );
 string_unit!(Cells, "Cells", r"^\s*[0-9]+\s*(cells?)?\s*$", "a cell count such as \"1000cells\"", true);
+string_unit!(
+    Bytes,
+    "Bytes",
+    r"^\s*[0-9.eE+-]+\s*(B|kB|KB|KiB|MB|MiB)?\s*$",
+    "a size such as \"600000B\" or \"128KiB\"",
+    true
+);
 
 #[cfg(test)]
 mod tests {
@@ -249,6 +288,15 @@ mod tests {
         assert_eq!("1000cells".parse::<Cells>().unwrap(), Cells(1000));
         assert_eq!("12".parse::<Cells>().unwrap(), Cells(12));
         assert!("1.5cells".parse::<Cells>().is_err());
+    }
+
+    #[test]
+    fn bytes() {
+        assert_eq!("600000B".parse::<Bytes>().unwrap(), Bytes(600_000));
+        assert_eq!("128KiB".parse::<Bytes>().unwrap(), Bytes(131_072));
+        assert_eq!("64KB".parse::<Bytes>().unwrap(), Bytes(64_000));
+        assert_eq!("1460".parse::<Bytes>().unwrap(), Bytes(1460));
+        assert!("1.5B".parse::<Bytes>().is_err());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::error::ScenarioError;
 use crate::types::{AbrSpec, AlgorithmSpec, Scenario};
+use crate::transport::{BufferPolicySpec, ClockSpec, TcpSpec, TCP_VARIANTS};
 use crate::units::Rate;
 use std::collections::{HashMap, HashSet};
 
@@ -80,32 +81,15 @@ pub fn validate(s: &Scenario) -> R {
             return err(format!("{p}.rate"), "must be > 0");
         }
     }
-    if s.source.is_empty() {
-        return err("source", "a scenario needs at least one source");
+    if s.source.is_empty() && s.connection.is_empty() {
+        return err("source", "a scenario needs at least one source or connection");
     }
     for (i, src) in s.source.iter().enumerate() {
         let p = format!("source[{i}]");
         if src.count == 0 {
             return err(format!("{p}.count"), "must be at least 1");
         }
-        if src.route.is_empty() {
-            return err(format!("{p}.route"), "must name at least one switch");
-        }
-        let mut seen = HashSet::new();
-        for (k, sw) in src.route.iter().enumerate() {
-            if !switches.contains(sw.as_str()) {
-                return err(format!("{p}.route[{k}]"), format!("unknown switch '{sw}'"));
-            }
-            if !seen.insert(sw) {
-                return err(format!("{p}.route[{k}]"), format!("switch '{sw}' appears twice (routes must be loop-free)"));
-            }
-            if k > 0 && !linked.contains(&(src.route[k - 1].as_str(), sw.as_str())) {
-                return err(
-                    format!("{p}.route[{k}]"),
-                    format!("no link between '{}' and '{sw}'", src.route[k - 1]),
-                );
-            }
-        }
+        check_route(&p, &src.route, &switches, &linked)?;
         for (name, dest) in crate::build::member_names(src) {
             claim(&name, format!("{p}.name"))?;
             claim(&dest, format!("{p}.destination"))?;
@@ -131,6 +115,30 @@ pub fn validate(s: &Scenario) -> R {
             }
         }
     }
+    tcp("defaults.tcp", &s.defaults.tcp)?;
+    policy("defaults.buffer_policy", &s.defaults.buffer_policy, s.defaults.buffer.0)?;
+    for (i, sw) in s.switch.iter().enumerate() {
+        if let Some(bp) = &sw.buffer_policy {
+            policy(&format!("switch[{i}].buffer_policy"), bp, sw.buffer.unwrap_or(s.defaults.buffer).0)?;
+        }
+    }
+    for (i, c) in s.connection.iter().enumerate() {
+        let p = format!("connection[{i}]");
+        if c.count == 0 {
+            return err(format!("{p}.count"), "must be at least 1");
+        }
+        check_route(&p, &c.route, &switches, &linked)?;
+        for (name, dest) in crate::build::group_names(&c.name, c.count, c.destination.as_deref()) {
+            claim(&name, format!("{p}.name"))?;
+            claim(&dest, format!("{p}.destination"))?;
+        }
+        for (k, acc) in [("access", &c.access), ("egress", &c.egress)] {
+            if acc.rate.is_some_and(|r| r.bps() < 1.0) {
+                return err(format!("{p}.{k}.rate"), "must be > 0");
+            }
+        }
+        tcp(&format!("{p}.tcp"), &c.tcp.over(&s.defaults.tcp))?;
+    }
     if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
         return err("measure.interval", "must be 0 (off) or at least 1us");
     }
@@ -148,6 +156,70 @@ pub fn validate(s: &Scenario) -> R {
         let a: AlgorithmSpec = serde_path_to_error::deserialize(serde_json::Value::Object(t))
             .map_err(|e| ScenarioError::new(format!("schemes.{name}.{}", e.path()), e.inner().to_string()))?;
         algorithm(&format!("schemes.{name}"), &a)?;
+    }
+    Ok(())
+}
+
+/// A route names known switches, without repeats, each linked to the next.
+fn check_route(p: &str, route: &[String], switches: &HashSet<&str>, linked: &HashSet<(&str, &str)>) -> R {
+    if route.is_empty() {
+        return err(format!("{p}.route"), "must name at least one switch");
+    }
+    let mut seen = HashSet::new();
+    for (k, sw) in route.iter().enumerate() {
+        if !switches.contains(sw.as_str()) {
+            return err(format!("{p}.route[{k}]"), format!("unknown switch '{sw}'"));
+        }
+        if !seen.insert(sw) {
+            return err(format!("{p}.route[{k}]"), format!("switch '{sw}' appears twice (routes must be loop-free)"));
+        }
+        if k > 0 && !linked.contains(&(route[k - 1].as_str(), sw.as_str())) {
+            return err(format!("{p}.route[{k}]"), format!("no link between '{}' and '{sw}'", route[k - 1]));
+        }
+    }
+    Ok(())
+}
+
+fn tcp(p: &str, t: &TcpSpec) -> R {
+    if !TCP_VARIANTS.contains(&t.variant_name()) {
+        return err(format!("{p}.variant"), format!("unknown TCP variant '{}' (one of {})", t.variant_name(), TCP_VARIANTS.join(", ")));
+    }
+    if t.mss() == 0 || t.mss() > 65_495 {
+        return err(format!("{p}.mss"), "must be between 1 and 65495 bytes");
+    }
+    if t.window() < t.mss() as u64 {
+        return err(format!("{p}.window"), format!("must hold at least one segment ({} bytes)", t.mss()));
+    }
+    if t.initial_window == Some(0) {
+        return err(format!("{p}.initial_window"), "must be at least 1 segment");
+    }
+    match &t.clock {
+        Some(ClockSpec::BsdTicks { tick, .. } | ClockSpec::Quantized { tick }) if tick.0.is_zero() => {
+            return err(format!("{p}.clock.tick"), "must be > 0");
+        }
+        _ => {}
+    }
+    if let (Some(lo), Some(hi)) = (t.rto_min, t.rto_max) {
+        if lo > hi {
+            return err(format!("{p}.rto_min"), "must not exceed rto_max");
+        }
+    }
+    Ok(())
+}
+
+fn policy(p: &str, b: &BufferPolicySpec, capacity: u32) -> R {
+    let (threshold, z) = match b {
+        BufferPolicySpec::DropTail | BufferPolicySpec::Ppd => return Ok(()),
+        BufferPolicySpec::Epd { threshold } => (threshold, None),
+        BufferPolicySpec::SelectiveDrop { threshold, z } | BufferPolicySpec::Fba { threshold, z } => (threshold, Some(*z)),
+    };
+    if let Some(t) = threshold {
+        if t.0 == 0 || t.0 > capacity {
+            return err(format!("{p}.threshold"), format!("must be between 1 and the buffer ({capacity} cells)"));
+        }
+    }
+    if z.is_some_and(|z| !(z > 0.0)) {
+        return err(format!("{p}.z"), "must be > 0");
     }
     Ok(())
 }

@@ -36,6 +36,17 @@ fn render(name: &str, v: &Value) -> String {
         )
         .unwrap();
     }
+    for c in v["connections"].as_array().unwrap() {
+        writeln!(
+            out,
+            "connection {:<6} goodput_mbps {:>12.6} retransmits {:>5} timeouts {:>3}",
+            c["name"].as_str().unwrap(),
+            f(&c["goodput_mbps"]),
+            c["retransmits"].as_u64().unwrap(),
+            c["timeouts"].as_u64().unwrap()
+        )
+        .unwrap();
+    }
     for p in v["ports"].as_array().unwrap() {
         if p["drops"].as_u64().unwrap() > 0 || p["max_queue_cells_run"].as_u64().unwrap() > 2 {
             writeln!(

@@ -44,7 +44,7 @@ impl AbrDestination {
                 }
                 Some(b)
             }
-            CellKind::Brm => None,
+            CellKind::Brm | CellKind::BwdData => None,
         }
     }
 }

@@ -1,0 +1,256 @@
+//! TCP hosts on an ATM VC: the sender's and receiver's AAL5 adapters (ubr-gfr.md §6).
+//!
+//! A segment (payload + 40 bytes of TCP/IP header) becomes one AAL5 frame of
+//! `aal5::cells(..)` cells, the last marked end-of-frame; ACKs go back the same way on the
+//! reverse path. The UBR adapter hands every cell of a frame to the host's port at once: the
+//! port sends them at line rate and its buffer is the adapter buffer. Reassembly delivers a
+//! frame only if every one of its cells arrived and nothing of another frame got mixed in
+//! (what AAL5's length and CRC check would catch); otherwise the whole frame is lost.
+
+use crate::aal5;
+use crate::cell::{Cell, CellKind, Flags};
+use crate::ids::VcId;
+use crate::tcp::{Ack, Segment, TcpReceiver, TcpSender, HEADER_BYTES};
+use ccsim_engine::SimTime;
+use std::collections::VecDeque;
+
+/// Frames handed to the network and not yet resolved at the far end.
+#[derive(Clone, Debug)]
+struct Sar<T> {
+    next: u32,
+    in_flight: VecDeque<(u32, u32, T)>,
+}
+
+impl<T: Copy> Sar<T> {
+    fn new() -> Self {
+        Sar { next: 0, in_flight: VecDeque::new() }
+    }
+
+    /// Registers a frame of `n` cells; returns its number.
+    fn push(&mut self, n: u32, item: T) -> u32 {
+        let id = self.next;
+        self.next = self.next.wrapping_add(1);
+        self.in_flight.push_back((id, n, item));
+        id
+    }
+
+    /// The frame `id` and its cell count; earlier frames never completed and are forgotten.
+    fn take(&mut self, id: u32) -> Option<(u32, T)> {
+        while let Some(&(f, n, item)) = self.in_flight.front() {
+            self.in_flight.pop_front();
+            if f == id {
+                return Some((n, item));
+            }
+        }
+        None
+    }
+}
+
+/// Cells since the last end-of-frame: which frame the first belonged to, and how many.
+#[derive(Clone, Debug, Default)]
+struct Reassembly {
+    first: Option<u32>,
+    cells: u32,
+}
+
+impl Reassembly {
+    /// On an end-of-frame cell: the frame number and whether only its own cells came since
+    /// the previous end-of-frame (the count is checked by the caller).
+    fn on_cell(&mut self, cell: &Cell) -> Option<(u32, Option<u32>, u32)> {
+        self.first.get_or_insert(cell.frame);
+        self.cells += 1;
+        if !cell.eom() {
+            return None;
+        }
+        let out = (cell.frame, self.first, self.cells);
+        *self = Reassembly::default();
+        Some(out)
+    }
+}
+
+/// Counters of one connection's adapters.
+#[derive(Clone, Debug, Default)]
+pub struct HostStats {
+    pub frames_sent: u64,
+    pub frames_delivered: u64,
+    pub frames_corrupted: u64,
+    pub ack_frames_sent: u64,
+    pub ack_frames_lost: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpEnds {
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    pub start: SimTime,
+    llc_snap: bool,
+    data: Sar<Segment>,
+    data_rx: Reassembly,
+    acks: Sar<Ack>,
+    ack_rx: Reassembly,
+    segs: Vec<Segment>,
+    pub timer_gen: u32,
+    pub timer_at: Option<SimTime>,
+    pub stats: HostStats,
+}
+
+impl TcpEnds {
+    pub fn new(sender: TcpSender, receiver: TcpReceiver, start: SimTime, llc_snap: bool) -> Self {
+        TcpEnds {
+            sender,
+            receiver,
+            start,
+            llc_snap,
+            data: Sar::new(),
+            data_rx: Reassembly::default(),
+            acks: Sar::new(),
+            ack_rx: Reassembly::default(),
+            segs: Vec::new(),
+            timer_gen: 0,
+            timer_at: None,
+            stats: HostStats::default(),
+        }
+    }
+
+    /// Cells per full-size data segment (for efficiency figures).
+    pub fn cells_per_segment(&self) -> u32 {
+        aal5::cells(self.sender.core.cfg.smss + HEADER_BYTES, self.llc_snap)
+    }
+
+    pub fn timer_due(&self) -> Option<SimTime> {
+        match (self.sender.timer_due(), self.receiver.timer_due()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn frame_cells(vc: VcId, kind: CellKind, frame: u32, n: u32, out: &mut Vec<Cell>) {
+        for k in 0..n {
+            let mut c = Cell::data(vc);
+            c.kind = kind;
+            c.frame = frame;
+            c.flags.set(Flags::EOM, k + 1 == n);
+            out.push(c);
+        }
+    }
+
+    fn send_segments(&mut self, vc: VcId, fwd: &mut Vec<Cell>) {
+        for seg in self.segs.drain(..) {
+            let n = aal5::cells(seg.wire_bytes(), self.llc_snap);
+            let id = self.data.push(n, seg);
+            self.stats.frames_sent += 1;
+            Self::frame_cells(vc, CellKind::Data, id, n, fwd);
+        }
+    }
+
+    fn send_ack(&mut self, vc: VcId, ack: Ack, bwd: &mut Vec<Cell>) {
+        let n = aal5::cells(ack.wire_bytes(), self.llc_snap);
+        let id = self.acks.push(n, ack);
+        self.stats.ack_frames_sent += 1;
+        Self::frame_cells(vc, CellKind::BwdData, id, n, bwd);
+    }
+
+    /// The connection opens: the sender's first window.
+    pub fn start(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>) {
+        self.sender.start(now, &mut self.segs);
+        self.send_segments(vc, fwd);
+    }
+
+    /// A data cell reached the destination host.
+    pub fn on_data_cell(&mut self, now: SimTime, cell: &Cell, bwd: &mut Vec<Cell>) {
+        let Some((frame, first, got)) = self.data_rx.on_cell(cell) else { return };
+        match self.data.take(frame) {
+            Some((n, seg)) if first == Some(frame) && got == n => {
+                self.stats.frames_delivered += 1;
+                if let Some(ack) = self.receiver.on_segment(now, seg.seq, seg.len) {
+                    self.send_ack(cell.vc, ack, bwd);
+                }
+            }
+            _ => self.stats.frames_corrupted += 1,
+        }
+    }
+
+    /// An ACK cell reached the source host.
+    pub fn on_ack_cell(&mut self, now: SimTime, cell: &Cell, fwd: &mut Vec<Cell>) {
+        let Some((frame, first, got)) = self.ack_rx.on_cell(cell) else { return };
+        match self.acks.take(frame) {
+            Some((n, ack)) if first == Some(frame) && got == n => {
+                self.sender.on_ack(now, &ack, &mut self.segs);
+                self.send_segments(cell.vc, fwd);
+            }
+            _ => self.stats.ack_frames_lost += 1,
+        }
+    }
+
+    /// The sender's retransmission timer or the receiver's delayed-ACK timer.
+    pub fn on_timer(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>, bwd: &mut Vec<Cell>) {
+        self.sender.on_timer(now, &mut self.segs);
+        self.send_segments(vc, fwd);
+        if let Some(ack) = self.receiver.on_timer(now) {
+            self.send_ack(vc, ack, bwd);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::{variant, DelayedAck, TcpConfig};
+
+    fn ends() -> TcpEnds {
+        let cfg = TcpConfig::new(1024, 600_000);
+        TcpEnds::new(
+            TcpSender::new(cfg, variant("reno").unwrap()),
+            TcpReceiver::new(600_000, false, DelayedAck::Off, 1024),
+            SimTime::ZERO,
+            true,
+        )
+    }
+
+    #[test]
+    fn a_segment_is_23_cells_and_an_intact_frame_is_acked() {
+        let mut e = ends();
+        let mut fwd = Vec::new();
+        e.start(SimTime::ZERO, VcId(0), &mut fwd);
+        assert_eq!(fwd.len(), 23);
+        assert!(fwd[22].eom() && !fwd[21].eom());
+        let mut bwd = Vec::new();
+        for c in &fwd {
+            e.on_data_cell(SimTime::ZERO, c, &mut bwd);
+        }
+        assert_eq!(bwd.len(), 2, "a 40-byte ACK with LLC/SNAP and trailer is 2 cells");
+        assert_eq!(e.receiver.delivered, 1024);
+    }
+
+    #[test]
+    fn a_frame_missing_a_cell_is_lost_whole() {
+        let mut e = ends();
+        let mut fwd = Vec::new();
+        e.start(SimTime::ZERO, VcId(0), &mut fwd);
+        let mut bwd = Vec::new();
+        for (i, c) in fwd.iter().enumerate() {
+            if i != 5 {
+                e.on_data_cell(SimTime::ZERO, c, &mut bwd);
+            }
+        }
+        assert!(bwd.is_empty());
+        assert_eq!(e.stats.frames_corrupted, 1);
+        assert_eq!(e.receiver.delivered, 0);
+    }
+
+    #[test]
+    fn losing_an_end_of_frame_corrupts_the_next_frame_too() {
+        let mut e = ends();
+        let mut cells = Vec::new();
+        TcpEnds::frame_cells(VcId(0), CellKind::Data, e.data.push(3, Segment { seq: 0, len: 100, retransmission: false }), 3, &mut cells);
+        TcpEnds::frame_cells(VcId(0), CellKind::Data, e.data.push(3, Segment { seq: 100, len: 100, retransmission: false }), 3, &mut cells);
+        let mut bwd = Vec::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i != 2 {
+                e.on_data_cell(SimTime::ZERO, c, &mut bwd);
+            }
+        }
+        assert_eq!(e.stats.frames_corrupted, 1);
+        assert_eq!(e.stats.frames_delivered, 0);
+    }
+}

@@ -1,0 +1,228 @@
+//! Scenario types for packet traffic over ATM: TCP connections (`[[connection]]`), their
+//! TCP parameters, and the switches' UBR buffer policies; with conversion into the model.
+
+use crate::units::{Bytes, Cells, Duration};
+use ccsim_engine::{SimDuration, SimTime};
+use ccsim_model::port::policy::{AnyBufferPolicy, Epd, Fba, SelectiveDrop};
+use ccsim_model::tcp::{self, ClockMode, DelayedAck, RttConfig, TcpConfig, TcpReceiver, TcpSender};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Who may enter a switch port's buffer, chosen by `type` (docs/models/ubr/buffer-policies.md).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum BufferPolicySpec {
+    /// Drop-tail per cell, blind to frames.
+    #[default]
+    DropTail,
+    /// Partial packet discard after an overflow.
+    Ppd,
+    /// Early packet discard above `threshold` (default 0.9 × buffer [RECON]).
+    Epd {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        threshold: Option<Cells>,
+    },
+    /// Selective Drop: above `threshold`, frames of VCs over Z × their share are refused.
+    SelectiveDrop {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        threshold: Option<Cells>,
+        #[serde(default = "default_z")]
+        z: f64,
+    },
+    /// Fair Buffer Allocation.
+    Fba {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        threshold: Option<Cells>,
+        #[serde(default = "default_z")]
+        z: f64,
+    },
+}
+
+fn default_z() -> f64 {
+    0.8
+}
+
+/// The [RECON] default threshold: 90 % of the buffer.
+fn threshold(t: Option<Cells>, capacity: u32) -> u32 {
+    t.map_or((capacity as u64 * 9 / 10) as u32, |c| c.0).clamp(1, capacity.max(1))
+}
+
+impl BufferPolicySpec {
+    pub fn build(&self, capacity: u32) -> AnyBufferPolicy {
+        match self {
+            BufferPolicySpec::DropTail => AnyBufferPolicy::CellDropTail,
+            BufferPolicySpec::Ppd => AnyBufferPolicy::Ppd,
+            BufferPolicySpec::Epd { threshold: t } => AnyBufferPolicy::Epd(Epd { threshold: threshold(*t, capacity) }),
+            BufferPolicySpec::SelectiveDrop { threshold: t, z } => {
+                AnyBufferPolicy::SelectiveDrop(SelectiveDrop { threshold: threshold(*t, capacity), z: *z })
+            }
+            BufferPolicySpec::Fba { threshold: t, z } => AnyBufferPolicy::Fba(Fba { threshold: threshold(*t, capacity), z: *z }),
+        }
+    }
+}
+
+/// The TCP clock (tcp.md §4.3).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClockSpec {
+    Continuous,
+    /// 4.4BSD ticks; the tick phase of each host is drawn at random unless given [RECON].
+    BsdTicks {
+        tick: Duration,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phase: Option<Duration>,
+    },
+    /// ns-2's quantised timer.
+    Quantized { tick: Duration },
+}
+
+/// TCP parameters (tcp.md); anything unset takes the default listed in docs/models/tcp.md.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// `jacobson88`, `tahoe`, `reno`, `newreno` or `sack` (default `reno`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// Maximum segment size, payload bytes (default 1460B).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mss: Option<Bytes>,
+    /// Maximum window (and receiver window), bytes (default 65535B).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Bytes>,
+    /// Initial window in segments (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_window: Option<u32>,
+    /// Delayed ACKs with this timeout (default: off, as in every seed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_initial: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_min: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_max: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_retries: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reno_bugfix: Option<bool>,
+    /// RFC 2684 LLC/SNAP encapsulation (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llc_snap: Option<bool>,
+    /// Bytes to transfer (default: a greedy bulk transfer that never ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_bytes: Option<Bytes>,
+}
+
+impl TcpSpec {
+    /// Fields set here win over `base`.
+    pub fn over(&self, base: &TcpSpec) -> TcpSpec {
+        TcpSpec {
+            variant: self.variant.clone().or_else(|| base.variant.clone()),
+            mss: self.mss.or(base.mss),
+            window: self.window.or(base.window),
+            initial_window: self.initial_window.or(base.initial_window),
+            delayed_ack: self.delayed_ack.or(base.delayed_ack),
+            rto_initial: self.rto_initial.or(base.rto_initial),
+            rto_min: self.rto_min.or(base.rto_min),
+            rto_max: self.rto_max.or(base.rto_max),
+            clock: self.clock.clone().or_else(|| base.clock.clone()),
+            max_retries: self.max_retries.or(base.max_retries),
+            reno_bugfix: self.reno_bugfix.or(base.reno_bugfix),
+            llc_snap: self.llc_snap.or(base.llc_snap),
+            app_bytes: self.app_bytes.or(base.app_bytes),
+        }
+    }
+
+    pub fn variant_name(&self) -> &str {
+        self.variant.as_deref().unwrap_or("reno")
+    }
+
+    pub fn mss(&self) -> u32 {
+        self.mss.map_or(1460, |b| b.0 as u32)
+    }
+
+    pub fn window(&self) -> u64 {
+        self.window.map_or(65_535, |b| b.0)
+    }
+
+    pub fn llc_snap(&self) -> bool {
+        self.llc_snap.unwrap_or(true)
+    }
+
+    /// The sender and receiver of one connection; `phase` is the host's tick phase draw in
+    /// [0, 1) for BSD clocks without a fixed phase.
+    pub fn build(&self, phase: f64) -> (TcpSender, TcpReceiver) {
+        let mss = self.mss();
+        let window = self.window();
+        let d = RttConfig::default();
+        let mode = match &self.clock {
+            None | Some(ClockSpec::Continuous) => ClockMode::Continuous,
+            Some(ClockSpec::BsdTicks { tick, phase: p }) => ClockMode::BsdTicks {
+                tick: tick.0,
+                phase: p.map_or(SimDuration::from_ps((tick.0.as_ps() as f64 * phase) as u64), |p| p.0),
+            },
+            Some(ClockSpec::Quantized { tick }) => ClockMode::Quantized { tick: tick.0 },
+        };
+        let mut cfg = TcpConfig::new(mss, window);
+        cfg.initial_window = self.initial_window.unwrap_or(1);
+        cfg.max_retries = self.max_retries.unwrap_or(12);
+        cfg.reno_bugfix = self.reno_bugfix.unwrap_or(true);
+        cfg.app_bytes = self.app_bytes.map(|b| b.0);
+        cfg.rtt = RttConfig {
+            rto_initial: self.rto_initial.map_or(d.rto_initial, |t| t.0),
+            rto_min: self.rto_min.map_or(d.rto_min, |t| t.0),
+            rto_max: self.rto_max.map_or(d.rto_max, |t| t.0),
+            mode,
+            ..d
+        };
+        let name = self.variant_name();
+        let sender = TcpSender::new(cfg, tcp::variant(name).expect("validated variant"));
+        let delayed = self.delayed_ack.map_or(DelayedAck::Off, |t| DelayedAck::After(t.0));
+        let receiver = TcpReceiver::new(window, name == "sack", delayed, mss);
+        (sender, receiver)
+    }
+}
+
+pub const TCP_VARIANTS: [&str; 5] = ["jacobson88", "tahoe", "reno", "newreno", "sack"];
+
+/// A greedy TCP bulk transfer over UBR (or a group of `count` identical ones).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionSpec {
+    /// Name; with `count > 1` the members are `<name>1 … <name>N`.
+    pub name: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    /// Switches crossed, in order.
+    pub route: Vec<String>,
+    /// Destination host name (default as for sources).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    #[serde(default)]
+    pub start: Duration,
+    /// Each further member starts this much later.
+    #[serde(default)]
+    pub start_step: Duration,
+    /// Each member's start is delayed by a uniform random amount in [0, start_jitter).
+    #[serde(default)]
+    pub start_jitter: Duration,
+    /// Overrides of `defaults.tcp`.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    #[serde(default)]
+    pub access: crate::types::AccessSpec,
+    #[serde(default)]
+    pub egress: crate::types::AccessSpec,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// When member `k` of a group starts, given a uniform draw `u` in [0, 1).
+pub fn member_start(c: &ConnectionSpec, k: u32, u: f64) -> SimTime {
+    let base = c.start.0.as_ps() + c.start_step.0.as_ps().saturating_mul(k as u64);
+    SimTime::from_ps(base + (c.start_jitter.0.as_ps() as f64 * u) as u64)
+}

@@ -1,0 +1,99 @@
+//! TCP over UBR through AAL5 adapters, against theory: throughput limits, conservation, and
+//! seed 001 §2's finding that EPD raises efficiency over cell drop-tail with small buffers.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+fn one_flow(window: &str, buffer: &str) -> Value {
+    let s = json!({
+        "name": "test/one-tcp",
+        "run": {"duration": "6s", "measure_from": "2s"},
+        "defaults": {"link_rate": "155.52Mbps", "sonet_payload": true, "link_delay": "5ms", "buffer": buffer,
+                     "tcp": {"variant": "reno", "mss": "1024B", "window": window}},
+        "switch": [{"name": "SW1"}, {"name": "SW2"}],
+        "link": [{"name": "L1", "between": ["SW1", "SW2"]}],
+        "connection": [{"name": "T", "route": ["SW1", "SW2"]}],
+    });
+    let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true);
+    v
+}
+
+const CELL_RATE: f64 = 149.76e6 / 424.0;
+/// A 1024-byte segment is 23 cells (ubr-gfr.md §6.2); an ACK is 2.
+const DATA_CELLS: f64 = 23.0;
+const ACK_CELLS: f64 = 2.0;
+
+fn goodput(v: &Value) -> f64 {
+    f(&v["connections"][0]["goodput_mbps"]) * 1e6
+}
+
+#[test]
+fn window_limited_flow_gets_window_over_rtt() {
+    // 63 full segments fit in 65 535 bytes. The round trip: six 5 ms links plus the
+    // serialisation of one data frame and one ACK frame on each of the three links.
+    let v = one_flow("65535B", "100000cells");
+    let rtt = 0.030 + 3.0 * (DATA_CELLS + ACK_CELLS) / CELL_RATE;
+    let want = 63.0 * 1024.0 * 8.0 / rtt;
+    let got = goodput(&v);
+    assert!((got - want).abs() / want < 0.02, "{got:.0} b/s vs {want:.0}");
+    assert_eq!(v["connections"][0]["retransmits"], 0);
+}
+
+#[test]
+fn link_limited_flow_gets_the_aal5_payload_rate() {
+    // Window far above the bandwidth-delay product, buffer large enough for no loss: the
+    // cell rate carries 1024 payload bytes per 23 cells.
+    let v = one_flow("600000B", "200000cells");
+    let want = CELL_RATE / DATA_CELLS * 1024.0 * 8.0;
+    let got = goodput(&v);
+    assert!((got - want).abs() / want < 0.02, "{got:.0} b/s vs {want:.0}");
+    assert_eq!(v["connections"][0]["retransmits"], 0);
+    assert!((f(&v["efficiency"]) - 1.0).abs() < 0.02);
+}
+
+/// Seed 001 §2 (UBR+ literature): with limited buffers, EPD improves efficiency over cell
+/// drop-tail, because drop-tail wastes the link on cells of frames already damaged. Averaged
+/// over three seeds (start jitter and timer phases), with a 5-point margin.
+#[test]
+fn epd_beats_cell_drop_tail_on_efficiency_with_small_buffers() {
+    let mean_eff = |policy: &str| {
+        let mut sum = 0.0;
+        for seed in 1..=3u64 {
+            let v = run(
+                &preset(&format!("gfr/n-source-15-{policy}")),
+                &[
+                    ("run.duration", Value::from("6s")),
+                    ("run.measure_from", Value::from("2s")),
+                    ("run.seed", Value::from(seed)),
+                    ("defaults.buffer", Value::from("1000cells")),
+                    ("defaults.tcp.variant", Value::from("reno")),
+                ],
+            );
+            sum += f(&v["efficiency"]);
+        }
+        sum / 3.0
+    };
+    let (tail, epd) = (mean_eff("droptail"), mean_eff("epd"));
+    assert!(epd > tail + 0.05, "EPD {epd:.3} vs drop-tail {tail:.3}");
+}
+
+/// Seed 001 §6.1: the N-source preset as specified (12 000 cells, SACK, Selective Drop,
+/// 20 s): the 15 sources share the link — mean goodput within 5 % of C·(1024 B / 23 cells)/15,
+/// efficiency above 95 % ("almost 100 %"), Jain's index above 0.95. (The seed also reports every
+/// source within 20 % of the mean; across seeds our spread is 15-34 %, so that is reported by
+/// the reproduction, not asserted.)
+#[test]
+fn n_source_15_shares_the_link() {
+    let v = run(&preset("gfr/n-source-15-sd"), &[]);
+    let c = v["connections"].as_array().unwrap();
+    let mean = c.iter().map(|x| f(&x["goodput_mbps"])).sum::<f64>() / c.len() as f64;
+    let fair = CELL_RATE / DATA_CELLS * 1024.0 * 8.0 / 15.0 / 1e6;
+    assert!((mean - fair).abs() / fair < 0.05, "mean {mean:.2} vs {fair:.2} Mb/s");
+    assert!(f(&v["efficiency"]) > 0.95, "efficiency {}", v["efficiency"]);
+    assert!(f(&v["fairness_index"]) > 0.95, "fairness {}", v["fairness_index"]);
+}
