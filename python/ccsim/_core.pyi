@@ -11,6 +11,7 @@ def resolve(
     overrides: list[tuple[str, str]] = ...,
     scheme: str | None = ...,
     seed: int | None = ...,
+    tcp: str | None = ...,
 ) -> str: ...
 
 class Simulation:
@@ -21,6 +22,7 @@ class Simulation:
         overrides: list[tuple[str, str]] = ...,
         scheme: str | None = ...,
         seed: int | None = ...,
+        tcp: str | None = ...,
     ) -> None: ...
     @property
     def name(self) -> str: ...

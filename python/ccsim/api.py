@@ -93,6 +93,7 @@ def run(
     *,
     seed: int | None = None,
     scheme: str | None = None,
+    tcp: str | None = None,
     set: Mapping[str, Any] | None = None,
     progress: bool | Progress = False,
     chunks: int = 200,
@@ -102,7 +103,8 @@ def run(
 
     ``scenario`` is a preset name (``"abr-benchmarks/gfc1"``), a TOML/JSON file, or a dict with
     the scenario structure. ``seed`` replaces ``run.seed``; ``scheme`` swaps the ABR switch
-    algorithm at every switch (with the scenario's ``schemes.<name>`` settings); ``set`` and
+    algorithm at every switch (with the scenario's ``schemes.<name>`` settings); ``tcp`` swaps
+    the TCP variant of every connection (jacobson88, tahoe, reno, newreno, sack); ``set`` and
     keyword overrides change any field by path. ``progress=True`` shows a progress bar on
     stderr once a run has taken a second; a callable ``progress(now_s, duration_s)`` is called
     between chunks instead. Ctrl-C interrupts between chunks.
@@ -111,7 +113,7 @@ def run(
     pairs = override_pairs(set, overrides)
     _check_seed(seed)
     started = time.perf_counter()
-    sim = _core.Simulation(text, fmt, pairs, scheme, seed)
+    sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp)
     duration = sim.duration_s
     step = duration / max(1, chunks)
     bar = None
@@ -141,6 +143,7 @@ def resolve(
     *,
     seed: int | None = None,
     scheme: str | None = None,
+    tcp: str | None = None,
     set: Mapping[str, Any] | None = None,
     **overrides: Any,
 ) -> dict[str, Any]:
@@ -148,7 +151,7 @@ def resolve(
     text, fmt, _ = scenario_source(scenario)
     pairs = override_pairs(set, overrides)
     _check_seed(seed)
-    return json.loads(_core.resolve(text, fmt, pairs, scheme, seed))
+    return json.loads(_core.resolve(text, fmt, pairs, scheme, seed, tcp))
 
 
 def schema() -> dict[str, Any]:

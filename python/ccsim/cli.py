@@ -103,7 +103,8 @@ def _print_summary(s: dict[str, Any]) -> None:
                 f"{p['drops']:,}",
             )
         out.print(t)
-    hosts = {r["name"] for r in s["sources"]} | {r.get("destination") for r in s["sources"]}
+    ends = list(s["sources"]) + list(s.get("connections") or [])
+    hosts = {r["name"] for r in ends} | {r.get("destination") for r in ends}
     trunks = [l for l in s["links"] if l.get("from") not in hosts and l.get("to") not in hosts]
     if trunks:
         t = Table(title="links between switches" if all("from" in l for l in trunks) else "links")
@@ -114,7 +115,23 @@ def _print_summary(s: dict[str, Any]) -> None:
             rate = l.get("rate_mbps")
             t.add_row(escape(l["name"]), "" if rate is None else f"{rate:g}", f"{l['utilization']:.3f}")
         out.print(t)
-    out.print(f"Jain fairness index (rate / max-min): {s['fairness_index']:.4f}")
+    conns = s.get("connections") or []
+    if conns:
+        t = Table(title="TCP connections")
+        for col in ("connection", "variant", "goodput Mb/s", "retransmits", "timeouts", "cells dropped"):
+            t.add_column(col, justify="left" if col in ("connection", "variant") else "right")
+        for c in conns:
+            t.add_row(
+                escape(c["name"]), c.get("variant", ""), f"{c['goodput_mbps']:.3f}", f"{c['retransmits']:,}",
+                f"{c['timeouts']:,}", f"{c['drops']:,}",
+            )
+        out.print(t)
+        out.print(
+            f"total goodput {s.get('goodput_mbps_total', 0):.3f} Mb/s, efficiency {s.get('efficiency', 0):.4f}, "
+            f"Jain fairness over connections {s.get('connections_fairness_index', s['fairness_index']):.4f}"
+        )
+    if s["sources"] or not conns:
+        out.print(f"Jain fairness index (rate / max-min): {s['fairness_index']:.4f}")
 
 
 @app.command()
@@ -123,6 +140,7 @@ def run(
     set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every random stream."),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Swap the ABR switch algorithm at every switch."),
+    tcp: Optional[str] = typer.Option(None, "--tcp", help="Swap the TCP variant of every connection."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Write Parquet tables, PNG plots and summary.json here."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
 ) -> None:
@@ -131,7 +149,7 @@ def run(
 
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     try:
-        result = run_scenario(scenario, seed=seed, scheme=scheme, set=parse_sets(set_), progress=progress)
+        result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress)
     finally:
         progress.close()
     if out_dir is not None:

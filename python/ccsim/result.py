@@ -92,6 +92,11 @@ class Result:
         return pl.DataFrame(self._data["sources"])
 
     @cached_property
+    def connections(self) -> pl.DataFrame:
+        """TCP connections: goodput, retransmissions, timeouts, drops (empty without TCP)."""
+        return pl.DataFrame(self._data.get("connections", []))
+
+    @cached_property
     def ports(self) -> pl.DataFrame:
         return pl.DataFrame(self._data["ports"])
 
@@ -103,7 +108,7 @@ class Result:
     def vcs(self) -> pl.DataFrame:
         return pl.DataFrame(self._data["vcs"])
 
-    TABLES = ("acr", "queue", "received", "utilization", "sources", "ports", "links", "vcs")
+    TABLES = ("acr", "queue", "received", "utilization", "sources", "connections", "ports", "links", "vcs")
 
     def table(self, name: str, backend: str = "polars"):
         """A table by name; ``backend="pandas"`` converts it (needs pandas and pyarrow)."""

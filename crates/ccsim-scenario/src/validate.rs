@@ -18,7 +18,10 @@ pub fn validate(s: &Scenario) -> R {
     }
     if let Some(m) = s.run.measure_from {
         if m.0 >= s.run.duration.0 {
-            return err("run.measure_from", format!("must be before the end of the run ({})", s.run.duration));
+            return err(
+                "run.measure_from",
+                format!("must be before the end of the run ({}); when shortening a run, set run.measure_from too", s.run.duration),
+            );
         }
     }
     if s.defaults.link_rate.bps() < 1.0 {

@@ -1,0 +1,333 @@
+"""Sweep plans: a base scenario, axes over scenario field paths, replications and metrics.
+
+A plan is a TOML file or a dict with the same structure (``docs/sweeps.md``)::
+
+    name = "one-at-a-time"
+    scenario = "abr-benchmarks/one-at-a-time"   # preset, file (relative to the plan) or a table
+    scheme = "erica"                            # optional
+    seed = 1                                    # plan seed: every run's seed derives from it
+    replications = 5
+    metrics = ["fairness_index", "mean(sources.acr_mbps)", "ports[SW1->SW2].mean_queue_cells"]
+
+    [set]                                       # fixed overrides for every point
+    "run.duration" = "200ms"
+
+    [[axis]]
+    path = "source[0].count"
+    values = [5, 10, 15, 20, 25, 30]            # or range = { start = 5, stop = 30, step = 5 }
+
+Axes combine by Cartesian product in the order given (the first varies slowest); axes that
+share a ``zip`` name vary together (equal lengths required). Every error names the plan field.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from ..errors import ScenarioError
+from .metrics import Metric, parse_metric
+
+
+class PlanError(ScenarioError):
+    """An invalid sweep plan; the message starts with the plan field (``axis[1].range.step``)."""
+
+
+_TOP_KEYS = {"name", "description", "scenario", "scheme", "seed", "replications", "metrics", "set", "axis", "stop"}
+_AXIS_KEYS = {"path", "values", "range", "zip", "unit"}
+_RANGE_KEYS = {"start", "stop", "step", "num"}
+_STOP_KEYS = {"metric", "precision", "confidence", "start", "max_duration", "warmup"}
+
+
+@dataclass
+class Axis:
+    path: str
+    values: list[Any]
+    zip: str | None = None
+    unit: str | None = None
+
+    def scenario_value(self, v: Any) -> Any:
+        """The value given to the scenario: with a ``unit``, a string such as ``"500cells"``."""
+        return v if self.unit is None else f"{v:g}{self.unit}"
+
+
+@dataclass
+class Stop:
+    """Optional stopping rule per run: re-run with a doubled duration until the ``confidence``
+    interval of ``metric`` (a ``series.*`` metric) is within ±``precision``, up to ``max_duration``."""
+
+    metric: Metric
+    precision: float = 0.05
+    confidence: float = 0.95
+    start: str | None = None
+    max_duration: str = "2s"
+    warmup: str = "mser5"
+
+
+@dataclass
+class Plan:
+    name: str
+    scenario: Any  # preset name, path, or dict
+    axes: list[Axis]
+    metrics: list[Metric]
+    replications: int = 1
+    seed: int = 1
+    scheme: str | None = None
+    set: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+    stop: Stop | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    # --- points ----------------------------------------------------------------------------
+
+    def points(self) -> list[dict[str, Any]]:
+        """Every point as ``{axis path: value}`` (the axis' own value, before any unit)."""
+        groups: list[list[Axis]] = []
+        by_zip: dict[str, list[Axis]] = {}
+        for a in self.axes:
+            if a.zip is None:
+                groups.append([a])
+            elif a.zip in by_zip:
+                by_zip[a.zip].append(a)
+            else:
+                by_zip[a.zip] = [a]
+                groups.append(by_zip[a.zip])
+        per_group = [[{a.path: a.values[i] for a in g} for i in range(len(g[0].values))] for g in groups]
+        out = []
+        for combo in itertools.product(*per_group):
+            p: dict[str, Any] = {}
+            for part in combo:
+                p.update(part)
+            out.append(p)
+        return out
+
+    def overrides(self, point: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``set=`` overrides of one point: the plan's fixed ``set`` then the axis values."""
+        units = {a.path: a for a in self.axes}
+        s = dict(self.set)
+        for path, v in point.items():
+            s[path] = units[path].scenario_value(v)
+        return s
+
+    def identity(self) -> str:
+        """Hash of everything that determines a point's results except the replication count
+        (so raising ``replications`` extends a sweep instead of starting over)."""
+        d = {k: v for k, v in self.raw.items() if k not in ("replications", "description")}
+        return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def run_seed(self, point: Mapping[str, Any], replication: int) -> int:
+        """The seed of one run: a hash of (plan seed, point parameters, replication), the same on
+        every executor and independent of which other points the plan holds."""
+        key = json.dumps([self.seed, sorted(point.items()), replication], sort_keys=True, default=str)
+        return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
+
+
+# --- parsing -----------------------------------------------------------------------------
+
+
+def _err(where: str, msg: str) -> PlanError:
+    return PlanError(f"{where}: {msg}" if where else msg)
+
+
+def _unknown(d: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    extra = sorted(set(d) - allowed)
+    if extra:
+        prefix = f"{where}." if where else ""
+        raise _err(f"{prefix}{extra[0]}", f"unknown field (allowed: {', '.join(sorted(allowed))})")
+
+
+def _number(v: Any, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise _err(where, f"must be a number, got {v!r}")
+    return v
+
+
+def _expand_range(r: Any, where: str) -> list[Any]:
+    if not isinstance(r, Mapping):
+        raise _err(where, "must be a table { start, stop, step } or { start, stop, num }")
+    _unknown(r, _RANGE_KEYS, where)
+    for k in ("start", "stop"):
+        if k not in r:
+            raise _err(f"{where}.{k}", "required")
+    start, stop = _number(r["start"], f"{where}.start"), _number(r["stop"], f"{where}.stop")
+    if ("step" in r) == ("num" in r):
+        raise _err(where, "give exactly one of step or num")
+    if "num" in r:
+        num = r["num"]
+        if isinstance(num, bool) or not isinstance(num, int) or num < 1:
+            raise _err(f"{where}.num", f"must be an integer >= 1, got {num!r}")
+        if num == 1:
+            return [start]
+        vals = [start + (stop - start) * i / (num - 1) for i in range(num)]
+        return [int(v) if isinstance(start, int) and isinstance(stop, int) and float(v).is_integer() else v for v in vals]
+    step = _number(r["step"], f"{where}.step")
+    if step == 0 or (stop - start) * step < 0:
+        raise _err(f"{where}.step", f"must be non-zero and go from start towards stop, got {step!r}")
+    n = int(math.floor((stop - start) / step + 1e-9)) + 1
+    if n > 100_000:
+        raise _err(where, f"{n} values: too many")
+    integral = all(isinstance(x, int) for x in (start, stop, step))
+    return [start + i * step if integral else round(start + i * step, 12) for i in range(n)]
+
+
+def _axis(a: Any, where: str) -> Axis:
+    if not isinstance(a, Mapping):
+        raise _err(where, "must be a table with path and values (or range)")
+    _unknown(a, _AXIS_KEYS, where)
+    path = a.get("path")
+    if not isinstance(path, str) or not path.strip():
+        raise _err(f"{where}.path", "required: a scenario field path such as \"source[0].count\"")
+    if ("values" in a) == ("range" in a):
+        raise _err(where, "give exactly one of values or range")
+    if "values" in a:
+        values = a["values"]
+        if not isinstance(values, list) or not values:
+            raise _err(f"{where}.values", "must be a non-empty list")
+    else:
+        values = _expand_range(a["range"], f"{where}.range")
+    zip_ = a.get("zip")
+    if zip_ is not None and not isinstance(zip_, str):
+        raise _err(f"{where}.zip", "must be a string naming the group of axes that vary together")
+    unit = a.get("unit")
+    if unit is not None:
+        if not isinstance(unit, str):
+            raise _err(f"{where}.unit", "must be a string such as \"ms\" or \"cells\"")
+        for i, v in enumerate(values):
+            _number(v, f"{where}.values[{i}]")
+    return Axis(path.strip(), list(values), zip_, unit)
+
+
+def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
+    """A ``Plan`` from a TOML file path, TOML text or a dict; ``PlanError`` names the field."""
+    base_dir: Path | None = None
+    if isinstance(src, Mapping):
+        raw = copy.deepcopy(dict(src))
+    else:
+        p = Path(src)
+        if isinstance(src, Path) or (p.suffix.lower() == ".toml" and "\n" not in str(src)):
+            if not p.is_file():
+                raise PlanError(f"plan file {str(p)!r} not found")
+            text, base_dir = p.read_text(encoding="utf-8"), p.resolve().parent
+        else:
+            text = str(src)
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise PlanError(f"plan: not valid TOML ({e})") from None
+    _unknown(raw, _TOP_KEYS, "")
+
+    scenario = raw.get("scenario")
+    if scenario is None:
+        raise _err("scenario", "required: a preset name, a scenario file or a table")
+    if isinstance(scenario, str):
+        from ..presets import is_preset
+
+        if not is_preset(scenario):
+            path = Path(scenario)
+            if not path.is_absolute() and base_dir is not None:
+                path = base_dir / path
+            if not path.is_file():
+                raise _err("scenario", f"{scenario!r} is neither a preset name nor a readable file")
+            scenario = str(path)
+            raw["scenario"] = scenario
+    elif not isinstance(scenario, Mapping):
+        raise _err("scenario", "must be a preset name, a file path or a table")
+
+    name = raw.get("name", Path(str(src)).stem if isinstance(src, (str, Path)) and base_dir else "sweep")
+    if not isinstance(name, str) or not name:
+        raise _err("name", "must be a non-empty string")
+    scheme = raw.get("scheme")
+    if scheme is not None and not isinstance(scheme, str):
+        raise _err("scheme", "must be a string (a switch algorithm type)")
+    seed = raw.get("seed", 1)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise _err("seed", f"must be an integer in [0, 2^63), got {seed!r}")
+    reps = raw.get("replications", 1)
+    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
+        raise _err("replications", f"must be an integer >= 1, got {reps!r}")
+    sets = raw.get("set", {})
+    if not isinstance(sets, Mapping):
+        raise _err("set", "must be a table of field path = value")
+
+    axes_raw = raw.get("axis", [])
+    if isinstance(axes_raw, Mapping):
+        axes_raw = [axes_raw]
+    if not isinstance(axes_raw, list):
+        raise _err("axis", "must be a list of tables ([[axis]])")
+    axes = [_axis(a, f"axis[{i}]") for i, a in enumerate(axes_raw)]
+    seen: dict[str, int] = {}
+    for i, a in enumerate(axes):
+        if a.path in seen:
+            raise _err(f"axis[{i}].path", f"{a.path!r} is already swept by axis[{seen[a.path]}]")
+        seen[a.path] = i
+        if a.path in sets:
+            raise _err(f"axis[{i}].path", f"{a.path!r} is also fixed in [set]")
+    zips: dict[str, tuple[int, int]] = {}
+    for i, a in enumerate(axes):
+        if a.zip is not None:
+            if a.zip in zips and zips[a.zip][1] != len(a.values):
+                j, n = zips[a.zip]
+                raise _err(f"axis[{i}].zip", f"group {a.zip!r}: {len(a.values)} values here, {n} in axis[{j}]")
+            zips.setdefault(a.zip, (i, len(a.values)))
+
+    metrics_raw = raw.get("metrics")
+    if not isinstance(metrics_raw, list) or not metrics_raw:
+        raise _err("metrics", "required: a non-empty list of metric names (docs/sweeps.md)")
+    metrics = []
+    for i, m in enumerate(metrics_raw):
+        try:
+            metrics.append(parse_metric(m))
+        except ValueError as e:
+            raise _err(f"metrics[{i}]", str(e)) from None
+    if len({m.name for m in metrics}) != len(metrics):
+        raise _err("metrics", "a metric is listed twice")
+
+    stop = None
+    if "stop" in raw:
+        s = raw["stop"]
+        if not isinstance(s, Mapping):
+            raise _err("stop", "must be a table { metric, precision, confidence, max_duration }")
+        _unknown(s, _STOP_KEYS, "stop")
+        if "metric" not in s:
+            raise _err("stop.metric", "required: a series metric such as \"series.utilization[SW1->SW2]\"")
+        try:
+            sm = parse_metric(s["metric"])
+        except ValueError as e:
+            raise _err("stop.metric", str(e)) from None
+        if sm.kind != "series":
+            raise _err("stop.metric", "must be a series.* metric (the stopping rule needs a within-run series)")
+        for k in ("precision", "confidence"):
+            if k in s and not (isinstance(s[k], (int, float)) and 0 < s[k] < 1):
+                raise _err(f"stop.{k}", f"must be a number in (0, 1), got {s[k]!r}")
+        for k in ("start", "max_duration", "warmup"):
+            if k in s and not isinstance(s[k], str):
+                raise _err(f"stop.{k}", "must be a string (a duration such as \"2s\"; warmup may be \"mser5\")")
+        stop = Stop(sm, float(s.get("precision", 0.05)), float(s.get("confidence", 0.95)),
+                    s.get("start"), s.get("max_duration", "2s"), s.get("warmup", "mser5"))
+
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise _err("description", "must be a string")
+    plan = Plan(name, scenario, axes, metrics, reps, seed, scheme, dict(sets), description, stop, raw)
+    if not plan.points():
+        raise _err("axis", "the plan has no points")
+    return plan
+
+
+def load_plan(plan: Plan | str | Path | Mapping[str, Any]) -> Plan:
+    return plan if isinstance(plan, Plan) else parse_plan(plan)
+
+
+__all__ = ["Plan", "Axis", "Stop", "PlanError", "parse_plan", "load_plan"]

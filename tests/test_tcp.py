@@ -1,0 +1,33 @@
+"""TCP over UBR from Python and the CLI: the connections contract of issue 4."""
+
+import json
+import subprocess
+
+import ccsim
+
+
+def test_connections_table_and_summary_keys():
+    r = ccsim.run("gfr/n-source-15-epd", duration="3s", measure_from="2s", tcp="newreno")
+    s = r.summary()
+    for key in ("connections", "goodput_mbps_total", "efficiency", "fairness_index"):
+        assert key in s
+    assert len(s["connections"]) == 15
+    for c in s["connections"]:
+        assert {"name", "goodput_mbps", "retransmits", "timeouts", "drops"} <= set(c)
+        assert c["variant"] == "newreno"
+    assert s["conservation_ok"] is True
+    assert r.connections.height == 15
+    assert 0.5 < s["efficiency"] <= 1.05
+
+
+def test_cli_tcp_swap_and_json(cli, env):
+    p = subprocess.run(
+        cli + ["run", "gfr/n-source-15-droptail", "--json", "--tcp", "tahoe",
+               "--set", "duration=1s", "--set", "run.measure_from=500ms"],
+        capture_output=True, text=True, env=env,
+    )
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert {c["variant"] for c in s["connections"]} == {"tahoe"}
+    p = subprocess.run(cli + ["run", "gfr/n-source-15-droptail", "--tcp", "vegas"], capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "unknown TCP variant 'vegas'" in p.stderr
