@@ -17,7 +17,9 @@ def test_connections_table_and_summary_keys():
         assert c["variant"] == "newreno"
     assert s["conservation_ok"] is True
     assert r.connections.height == 15
-    assert 0.5 < s["efficiency"] <= 1.05
+    # A one-second window can exceed 1: a retransmission that fills a hole releases a backlog
+    # of out-of-order bytes at once. Over the seed's 20 s runs it is at most 1 (tests in Rust).
+    assert 0.5 < s["efficiency"] < 1.3
 
 
 def test_cli_tcp_swap_and_json(cli, env):
