@@ -12,10 +12,12 @@ from .api import resolve, run, schema
 from .errors import CcsimError, InternalError, ScenarioError, SimulationError
 from .presets import list_presets, preset_path, preset_text
 from .result import Result
+from .sweeps import sweep
 
 __all__ = [
     "__version__",
     "run",
+    "sweep",
     "resolve",
     "schema",
     "Result",

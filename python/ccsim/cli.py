@@ -1,4 +1,4 @@
-"""The ``ccsim`` command line: presets, run, validate, schema."""
+"""The ``ccsim`` command line: presets, run, validate, schema, sweep, report."""
 
 from __future__ import annotations
 
@@ -222,6 +222,50 @@ def schema() -> None:
     from . import _core
 
     sys.stdout.write(_core.schema() + "\n")
+
+
+@app.command()
+def sweep(
+    plan: Path = typer.Argument(..., help="Sweep plan (.toml); see docs/sweeps.md."),
+    executor: str = typer.Option("local", "--executor", help="local (process pool) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://HOST:PORT); "
+                                            "without it --executor dask starts a LocalCluster."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: every core)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Results directory (default out/sweeps/<plan name>)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object: points, replications, completed, skipped, out."),
+) -> None:
+    """Run a sweep plan; a re-run does only the missing runs."""
+    from .sweeps import parse_plan, run_sweep
+
+    if executor not in ("local", "dask"):
+        raise ScenarioError(f"--executor: expected local or dask, got {executor!r}")
+    if scheduler and executor != "dask":
+        raise ScenarioError("--scheduler needs --executor dask")
+    if workers is not None and workers < 1:
+        raise ScenarioError(f"--workers: must be >= 1, got {workers}")
+    p = parse_plan(plan)
+    target = out_dir or Path("out") / "sweeps" / p.name.replace("/", "-")
+    outcome = run_sweep(p, executor=executor, workers=workers, scheduler=scheduler, out=target,
+                        progress=not as_json and sys.stderr.isatty())
+    if as_json:
+        sys.stdout.write(json.dumps(outcome.as_json()) + "\n")
+        return
+    out.print(
+        f"{outcome.points} points × {outcome.replications} replications: {outcome.completed} run, "
+        f"{outcome.skipped} already done; results in {escape(outcome.out)}/ (`ccsim report {escape(outcome.out)}`)"
+    )
+
+
+@app.command()
+def report(
+    sweep_dir: Path = typer.Argument(..., help="A directory written by `ccsim sweep`."),
+    out_file: Optional[Path] = typer.Option(None, "--out", help="HTML file (default DIR/report.html)."),
+) -> None:
+    """Write an HTML report of a sweep: every metric against every axis, with interval bars."""
+    from .sweeps.report import write_report
+
+    path = write_report(sweep_dir, out_file)
+    out.print(f"wrote {escape(str(path))} (static PNG/SVG copies in {escape(str(path.parent / 'report'))}/)")
 
 
 def _fail(message: str) -> None:

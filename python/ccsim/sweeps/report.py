@@ -1,0 +1,168 @@
+"""``ccsim report DIR``: one HTML page for a sweep.
+
+For every metric and every axis: an interactive plotly figure (plotly.js is inlined, so the page
+works offline) with confidence-interval bars, and static PNG and SVG copies drawn by matplotlib
+under ``DIR/report/``. When a plan has several axes, each other-axis combination is one line.
+Below the figures: the table of points (mean ± half-width, n, method of every metric).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .store import Store, StoreError
+from .summary import summarize
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "" if math.isnan(v) else f"{v:.6g}"
+    return str(v)
+
+
+def _series(summ: pl.DataFrame, metric: str, axis: str, axes: list[str]):
+    """[(label, xs, means, half-widths)] for one metric against one axis."""
+    d = summ.filter(pl.col("metric") == metric)
+    others = [a for a in axes if a != axis]
+    groups = d.group_by(others, maintain_order=True) if others else [((), d)]
+    out = []
+    for key, g in groups:
+        g = g.sort(axis)
+        key = key if isinstance(key, tuple) else (key,)
+        label = ", ".join(f"{a[5:]}={k}" for a, k in zip(others, key)) or metric
+        hw = [0.0 if (h is None or math.isnan(h)) else h for h in g["half_width"].to_list()]
+        out.append((label, g[axis].to_list(), g["mean"].to_list(), hw))
+    return out
+
+
+def _plotly_div(metric: str, axis: str, series, div_id: str) -> str:
+    import plotly.graph_objects as go
+
+    fig = go.Figure()
+    for label, xs, ys, hw in series:
+        fig.add_trace(go.Scatter(x=xs, y=ys, name=label, mode="lines+markers",
+                                 error_y=dict(type="data", array=hw, visible=True)))
+    fig.update_layout(title=f"{metric} vs {axis[5:]}", xaxis_title=axis[5:], yaxis_title=metric,
+                      template="plotly_white", height=420, margin=dict(l=60, r=20, t=50, b=50),
+                      showlegend=len(series) > 1)
+    return fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id)
+
+
+def _static(metric: str, axis: str, series, base: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for label, xs, ys, hw in series:
+        ax.errorbar(xs, ys, yerr=hw, marker="o", capsize=3, label=label)
+    ax.set_xlabel(axis[5:])
+    ax.set_ylabel(metric)
+    ax.set_title(f"{metric} vs {axis[5:]}")
+    ax.grid(alpha=0.3)
+    if len(series) > 1:
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    names = []
+    for ext in ("png", "svg"):
+        fig.savefig(base.with_suffix(f".{ext}"), dpi=110)
+        names.append(base.with_suffix(f".{ext}").name)
+    plt.close(fig)
+    return names
+
+
+def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidence: float = 0.95) -> Path:
+    """Writes ``report.html`` (default ``DIR/report.html``) and the static figures under
+    ``DIR/report/``; returns the HTML path."""
+    from plotly.offline import get_plotlyjs
+
+    store = Store(sweep_dir)
+    manifest = store.manifest()
+    if manifest is None:
+        raise StoreError(f"{sweep_dir}: not a sweep directory (no manifest.json)")
+    frame = store.read()
+    if frame.height == 0:
+        raise StoreError(f"{sweep_dir}: the sweep has no completed runs yet")
+    summ = summarize(frame, confidence)
+    axes = [f"axis:{a}" for a in manifest.get("axes", [])]
+    metrics = summ["metric"].unique(maintain_order=True).to_list()
+    html_path = Path(out) if out else Path(sweep_dir) / "report.html"
+    fig_dir = html_path.parent / "report"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+
+    sections = []
+    for metric in metrics:
+        for axis in axes:
+            series = _series(summ, metric, axis, axes)
+            slug = f"{_slug(metric)}--{_slug(axis[5:])}"
+            div = _plotly_div(metric, axis, series, slug)
+            files = _static(metric, axis, series, fig_dir / slug)
+            links = " · ".join(f'<a href="{html.escape(fig_dir.name)}/{html.escape(f)}">{f.rsplit(".", 1)[1].upper()}</a>'
+                               for f in files)
+            sections.append(f'<section class="figure">{div}<p class="static">static copies: {links}</p></section>')
+
+    # table of points: one row per point, mean ± half-width per metric
+    head = ["point"] + [a[5:] for a in axes] + metrics + ["n", "interval"]
+    rows = []
+    for (point,), g in summ.group_by(["point"], maintain_order=True):
+        first = g.row(0, named=True)
+        cells = [str(point)] + [_fmt(first[a]) for a in axes]
+        for m in metrics:
+            r = g.filter(pl.col("metric") == m)
+            if r.height == 0:
+                cells.append("")
+                continue
+            r = r.row(0, named=True)
+            hw = r["half_width"]
+            cells.append(_fmt(r["mean"]) + ("" if hw is None or math.isnan(hw) else f" ± {hw:.3g}"))
+        methods = sorted(set(g["method"].to_list()))
+        cells += [str(first["n"]), f"{confidence:.0%} " + "/".join(methods)]
+        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    table = ("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
+             + "".join(rows) + "</tbody></table>")
+
+    done, total = frame.height, manifest.get("runs_total", frame.height)
+    plan_json = html.escape(json.dumps(manifest.get("plan", {}), indent=2, default=str))
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>ccsim sweep: {html.escape(str(manifest.get('name')))}</title>
+<script type="text/javascript">{get_plotlyjs()}</script>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1100px; }}
+table {{ border-collapse: collapse; font-size: 0.9em; }} td, th {{ border: 1px solid #ccc; padding: 3px 8px; text-align: right; }}
+section.figure {{ margin-bottom: 1.5em; }} p.static {{ font-size: 0.85em; color: #555; }}
+</style></head>
+<body>
+<h1>Sweep: {html.escape(str(manifest.get('name')))}</h1>
+<p>{html.escape(str(manifest.get('plan', {}).get('description', '')))}</p>
+<p id="meta">ccsim {html.escape(str(manifest.get('ccsim_version')))} · {len(manifest.get('points', []))} points ×
+{manifest.get('replications')} replications · {done} of {total} runs complete · intervals: {confidence:.0%}
+t-intervals over independent replications (batch means within a run when there is one run and the metric is a
+series; no interval for a single scalar run). Identical replications (a deterministic model) give zero-width
+intervals.</p>
+{''.join(sections)}
+<h2>Points</h2>
+{table}
+<h2>Plan</h2>
+<pre>{plan_json}</pre>
+</body></html>
+"""
+    html_path.write_text(page, encoding="utf-8")
+    return html_path
+
+
+__all__ = ["write_report"]
