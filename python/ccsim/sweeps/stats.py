@@ -11,6 +11,7 @@ that produced the interval, so a summary always says which interval it used.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -62,6 +63,7 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
     """The p-quantile of Student's t (bisection on ``t_cdf``; exact to ~1e-10)."""
     if not 0.0 < p < 1.0:
