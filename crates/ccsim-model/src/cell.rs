@@ -44,6 +44,8 @@ impl Flags {
     pub const NI: u8 = 1 << 4;
     /// Last cell of an AAL5 frame (the PTI "end of SDU" bit).
     pub const EOM: u8 = 1 << 5;
+    /// A CBR/VBR cell, served before ABR and UBR at strict-priority ports.
+    pub const PRIORITY: u8 = 1 << 6;
 
     #[inline]
     pub fn get(self, bit: u8) -> bool {
@@ -122,6 +124,10 @@ impl Cell {
     #[inline]
     pub fn clp(&self) -> bool {
         self.flags.get(Flags::CLP)
+    }
+    #[inline]
+    pub fn high_priority(&self) -> bool {
+        self.flags.get(Flags::PRIORITY)
     }
     #[inline]
     pub fn eom(&self) -> bool {

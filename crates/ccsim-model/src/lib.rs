@@ -11,6 +11,7 @@ pub mod measure;
 pub mod port;
 pub mod tcp;
 pub mod tcp_host;
+pub mod vbr;
 pub mod world;
 
 pub use cell::{cells_to_mbps, mbps_to_cells, Cell, CellKind, CELL_BITS};

@@ -15,14 +15,17 @@ use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
-use crate::port::{DropReason, Port};
-use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimTime, StreamKey};
+use crate::port::{DropReason, Port, Scheduling};
+use crate::vbr::OnOffSource;
+use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimDuration, SimTime, StreamKey};
 
 /// Who is woken. Small and `Copy`: the queue holds one per busy component.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The head cell of a port's pipe reached the far end of the link.
     PipeArrival(PortId),
+    /// The cell in service at an event-scheduled (strict-priority) port finished transmission.
+    PortDeparture(PortId),
     /// A source connects.
     SourceStart(VcId),
     /// A source's pacing timer; the generation makes superseded wake-ups harmless.
@@ -50,6 +53,7 @@ impl Event {
             Event::WindowOpen => (6, 0),
             Event::TcpStart(v) => (7, v.0),
             Event::TcpTimer(v, _) => (8, v.0),
+            Event::PortDeparture(p) => (9, p.0),
         }
     }
 
@@ -62,6 +66,7 @@ impl Event {
             Event::SchemeTimer(p) => format!("switch timer at port {}", world.ports[p.index()].name),
             Event::TcpStart(v) => format!("start of TCP connection {}", world.vcs[v.index()].name),
             Event::TcpTimer(v, _) => format!("TCP timer of {}", world.vcs[v.index()].name),
+            Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
             Event::Sample => "sampling".into(),
             Event::WindowOpen => "measurement window".into(),
         }
@@ -101,6 +106,8 @@ pub enum Ends {
     Abr { source: AbrSource, dest: AbrDestination },
     /// A TCP connection over UBR through AAL5 adapters.
     Tcp(Box<TcpEnds>),
+    /// Background CBR/VBR traffic (an ON-OFF source) into a sink.
+    Vbr(OnOffSource),
 }
 
 pub struct Vc {
@@ -119,14 +126,21 @@ impl Vc {
     pub fn abr_source(&self) -> Option<&AbrSource> {
         match &self.ends {
             Ends::Abr { source, .. } => Some(source),
-            Ends::Tcp(_) => None,
+            _ => None,
         }
     }
 
     pub fn tcp(&self) -> Option<&TcpEnds> {
         match &self.ends {
             Ends::Tcp(t) => Some(t),
-            Ends::Abr { .. } => None,
+            _ => None,
+        }
+    }
+
+    pub fn background(&self) -> Option<&OnOffSource> {
+        match &self.ends {
+            Ends::Vbr(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -134,6 +148,7 @@ impl Vc {
         match &self.ends {
             Ends::Abr { source, .. } => source.start_time(),
             Ends::Tcp(t) => t.start,
+            Ends::Vbr(s) => s.start_time(),
         }
     }
 
@@ -200,6 +215,7 @@ pub struct VcSpec {
 pub enum VcKind {
     Abr { params: AbrParams, misbehaviour: Misbehaviour },
     Tcp { sender: TcpSender, receiver: TcpReceiver, llc_snap: bool },
+    Vbr { peak: f64, mean_on: SimDuration, mean_off: SimDuration, rng: RngStream },
 }
 
 pub struct WorldBuilder {
@@ -272,6 +288,16 @@ impl WorldBuilder {
             VcKind::Tcp { sender, receiver, llc_snap } => {
                 (Ends::Tcp(Box::new(TcpEnds::new(sender, receiver, s.start, llc_snap))), false)
             }
+            VcKind::Vbr { peak, mean_on, mean_off, rng } => {
+                // Every port it crosses serves it with strict priority.
+                for p in &s.fwd_ports {
+                    let port = &mut self.ports[p.index()];
+                    if !port.is_event_scheduled() {
+                        port.scheduling = Scheduling::StrictPriority(Default::default());
+                    }
+                }
+                (Ends::Vbr(OnOffSource::new(id, peak, mean_on, mean_off, s.start, rng)), false)
+            }
         };
         self.vcs.push(Vc {
             name: s.name,
@@ -310,7 +336,7 @@ impl WorldBuilder {
         w.last_port_departed = vec![0; w.ports.len()];
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
-            let ev = if vc.abr { Event::SourceStart(id) } else { Event::TcpStart(id) };
+            let ev = if vc.tcp().is_some() { Event::TcpStart(id) } else { Event::SourceStart(id) };
             w.queue.push(vc.start_time(), ev);
         }
         for (i, port) in w.ports.iter().enumerate() {
@@ -404,11 +430,14 @@ impl World {
         match ev {
             Event::PipeArrival(p) => self.on_pipe_arrival(p),
             Event::SourceStart(v) => {
-                if let Ends::Abr { source, .. } = &mut self.vcs[v.index()].ends {
-                    let next = source.start(self.now);
-                    self.schedule_source(v, next);
-                }
+                let next = match &mut self.vcs[v.index()].ends {
+                    Ends::Abr { source, .. } => source.start(self.now),
+                    Ends::Vbr(s) => s.start(self.now),
+                    Ends::Tcp(_) => None,
+                };
+                self.schedule_source(v, next);
             }
+            Event::PortDeparture(p) => self.on_port_departure(p),
             Event::TcpStart(v) => {
                 let mut fwd = std::mem::take(&mut self.scratch_fwd);
                 if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
@@ -489,10 +518,24 @@ impl World {
         self.schedule_tcp(v);
     }
 
+    fn on_port_departure(&mut self, p: PortId) {
+        let now = self.now;
+        let ((arrival, head), next) = self.ports[p.index()].depart(now);
+        if head {
+            self.queue.push(arrival, Event::PipeArrival(p));
+        }
+        if let Some(t) = next {
+            self.queue.push(t, Event::PortDeparture(p));
+        }
+    }
+
     fn on_source_wake(&mut self, v: VcId, gen: u32) {
         let vc = &mut self.vcs[v.index()];
-        let Ends::Abr { source, .. } = &mut vc.ends else { return };
-        let (cell, next) = source.on_wake(self.now);
+        let (cell, next) = match &mut vc.ends {
+            Ends::Abr { source, .. } => source.on_wake(self.now),
+            Ends::Vbr(s) => s.on_wake(self.now),
+            Ends::Tcp(_) => return,
+        };
         if let Some(t) = next {
             self.queue.push(t, Event::SourceWake(v, gen));
         }
@@ -549,6 +592,7 @@ impl World {
                         self.scratch_bwd = bwd;
                         self.schedule_tcp(cell.vc);
                     }
+                    Ends::Vbr(_) => {}
                 }
             } else {
                 cell.hop = node as u16;
@@ -557,7 +601,11 @@ impl World {
                 let port = &mut self.ports[out.index()];
                 port.sync(self.now);
                 let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
-                if let (true, Some(scheme)) = (abr, port.scheme.as_mut()) {
+                if cell.high_priority() {
+                    if let Some(scheme) = port.scheme.as_mut() {
+                        scheme.on_background_cell(&view);
+                    }
+                } else if let (true, Some(scheme)) = (abr, port.scheme.as_mut()) {
                     scheme.on_cell_arrival(&mut cell, &view);
                     if cell.kind == CellKind::Frm {
                         scheme.on_frm(cell.vc, &cell, &view);
@@ -587,6 +635,7 @@ impl World {
                         self.scratch_fwd = fwd;
                         self.schedule_tcp(cell.vc);
                     }
+                    Ends::Vbr(_) => {}
                 }
             } else {
                 let vc = &self.vcs[v];
@@ -610,6 +659,14 @@ impl World {
     fn enqueue(&mut self, p: PortId, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
+        if port.is_event_scheduled() {
+            match port.offer_scheduled(now, cell) {
+                Ok(Some(t)) => self.queue.push(t, Event::PortDeparture(p)),
+                Ok(None) => {}
+                Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
+            }
+            return;
+        }
         port.sync(now);
         match port.offer(now, cell) {
             Ok((arrival, head)) => {
@@ -703,7 +760,11 @@ impl World {
         let mut n = vec![(0u64, 0u64); self.vcs.len()];
         // A queued cell already sits in its pipe (see `Port`), so the pipes hold them all.
         for port in &self.ports {
-            for (_, c) in port.pipe.iter() {
+            let held = match &port.scheduling {
+                Scheduling::StrictPriority(q) => Some(q.cells()),
+                Scheduling::Fifo => None,
+            };
+            for c in port.pipe.iter().map(|(_, c)| c).chain(held.into_iter().flatten()) {
                 let e = &mut n[c.vc.index()];
                 if c.is_forward() {
                     e.0 += 1
@@ -759,7 +820,16 @@ impl World {
                 vc.start_time() < end && vc.stop_time() >= end
             })
             .collect();
-        let caps: Vec<f64> = self.ports.iter().map(|p| p.cell_rate()).collect();
+        // Background traffic takes its mean rate off every link it crosses.
+        let mut caps: Vec<f64> = self.ports.iter().map(|p| p.cell_rate()).collect();
+        for vc in &self.vcs {
+            if let Some(b) = vc.background() {
+                for p in &vc.fwd_ports {
+                    caps[p.index()] = (caps[p.index()] - b.mean_rate()).max(0.0);
+                }
+            }
+        }
+        let active: Vec<usize> = active.into_iter().filter(|&i| self.vcs[i].background().is_none()).collect();
         let flows: Vec<Flow> = active
             .iter()
             .map(|&i| {
@@ -808,6 +878,7 @@ impl World {
                     frm_sent: vc.abr_source().map_or(0, |s| s.counters.frm_sent),
                     oor_frm_sent: vc.abr_source().map_or(0, |s| s.counters.oor_frm_sent),
                     brm_received: vc.abr_source().map_or(0, |s| s.counters.brm_received),
+                    background: vc.background().is_some(),
                     goodput: per_s((vc.goodput_bytes() - w.goodput_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0),
                     tcp: vc.tcp().map(|t| TcpReport {
                         variant: t.sender.variant(),
@@ -889,6 +960,8 @@ pub struct VcReport {
     pub clr: f64,
     /// Goodput over the window, bits/s (TCP; zero otherwise).
     pub goodput: f64,
+    /// Background CBR/VBR traffic.
+    pub background: bool,
     pub tcp: Option<TcpReport>,
     /// The same over the measurement window.
     pub window_clr: f64,

@@ -19,6 +19,8 @@ const STREAM_SWITCH_SCHEME: u64 = 1;
 
 /// Purpose tag of the random streams of connection start jitter and TCP clock phases.
 const STREAM_CONNECTION: u64 = 2;
+/// Purpose tag of background sources' ON/OFF draws.
+const STREAM_BACKGROUND: u64 = 3;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
@@ -158,8 +160,9 @@ impl Builder<'_> {
 }
 
 pub fn build(s: &Scenario) -> World {
-    let n_vcs: usize =
-        s.source.iter().map(|x| x.count as usize).sum::<usize>() + s.connection.iter().map(|c| c.count as usize).sum::<usize>();
+    let n_vcs: usize = s.source.iter().map(|x| x.count as usize).sum::<usize>()
+        + s.connection.iter().map(|c| c.count as usize).sum::<usize>()
+        + s.background.len();
     let mut w = Builder { s, b: WorldBuilder::new(n_vcs).seed(s.run.seed, s.run.replication), nodes: HashMap::new(), trunk: HashMap::new() };
     for sw in &s.switch {
         let id = w.b.add_node(sw.name.clone(), NodeKind::Switch);
@@ -222,6 +225,20 @@ pub fn build(s: &Scenario) -> World {
                 kind: VcKind::Tcp { sender, receiver, llc_snap: tcp.llc_snap() },
             });
         }
+    }
+    for bg in &s.background {
+        let dest = bg.destination.clone().unwrap_or_else(|| group_names(&bg.name, 1, None)[0].1.clone());
+        let (fwd, rev) = w.route_ports(&bg.name, &dest, &bg.route, &bg.access, &bg.egress);
+        let rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_BACKGROUND);
+        w.b.add_vc(VcSpec {
+            name: bg.name.clone(),
+            dest_name: dest,
+            fwd_ports: fwd,
+            rev_ports: rev,
+            start: SimTime::ZERO + bg.start.0,
+            stop: SimTime::MAX,
+            kind: VcKind::Vbr { peak: bg.peak.cells_per_s(), mean_on: bg.mean_on.0, mean_off: bg.mean_off.0, rng },
+        });
     }
     let window_start = s.run.measure_from.unwrap_or(Duration(SimDuration::from_ps(s.run.duration.0.as_ps() / 2)));
     w.b.build(MeasureSpec {

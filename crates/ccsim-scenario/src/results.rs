@@ -18,7 +18,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
     let sources: Vec<Value> = r
         .vcs
         .iter()
-        .filter(|v| v.tcp.is_none())
+        .filter(|v| v.tcp.is_none() && !v.background)
         .map(|v| {
             json!({
                 "name": v.name,
@@ -60,6 +60,19 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "drops": v.books.fwd_dropped + v.books.bwd_dropped,
                 "frames_corrupted": t.host.frames_corrupted,
                 "ack_frames_lost": t.host.ack_frames_lost,
+            })
+        })
+        .collect();
+    let background: Vec<Value> = r
+        .vcs
+        .iter()
+        .filter(|v| v.background)
+        .map(|v| {
+            json!({
+                "name": v.name,
+                "rate_mbps": cells_to_mbps(v.rate),
+                "cells_sent": v.books.data_sent,
+                "cells_received": v.books.data_delivered,
             })
         })
         .collect();
@@ -132,6 +145,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "conservation_ok": world.check_conservation().is_ok(),
         "sources": sources,
         "connections": connections,
+        "background": background,
         "ports": ports,
         "links": links,
         "series": {

@@ -221,6 +221,29 @@ fn one() -> u32 {
     1
 }
 
+/// Background CBR/VBR traffic: an exponential ON-OFF source at `peak` while ON, served with
+/// strict priority over ABR and UBR at every port it crosses (docs/models/vbr.md).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BackgroundSpec {
+    pub name: String,
+    pub route: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// Cell rate while ON.
+    pub peak: crate::units::Rate,
+    /// Mean ON period (exponential).
+    pub mean_on: Duration,
+    /// Mean OFF period (exponential).
+    pub mean_off: Duration,
+    #[serde(default)]
+    pub start: Duration,
+    #[serde(default)]
+    pub access: crate::types::AccessSpec,
+    #[serde(default)]
+    pub egress: crate::types::AccessSpec,
+}
+
 /// When member `k` of a group starts, given a uniform draw `u` in [0, 1).
 pub fn member_start(c: &ConnectionSpec, k: u32, u: f64) -> SimTime {
     let base = c.start.0.as_ps() + c.start_step.0.as_ps().saturating_mul(k as u64);

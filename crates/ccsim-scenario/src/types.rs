@@ -5,7 +5,7 @@
 
 pub use crate::algorithms::AlgorithmSpec;
 use crate::algorithms::EricaSpec;
-use crate::transport::{BufferPolicySpec, ConnectionSpec, TcpSpec};
+use crate::transport::{BackgroundSpec, BufferPolicySpec, ConnectionSpec, TcpSpec};
 use crate::units::{Cells, Duration, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,9 @@ pub struct Scenario {
     /// TCP connections over UBR (docs/models/tcp.md).
     #[serde(default)]
     pub connection: Vec<ConnectionSpec>,
+    /// Background CBR/VBR ON-OFF traffic with strict priority (docs/models/vbr.md).
+    #[serde(default)]
+    pub background: Vec<BackgroundSpec>,
     #[serde(default)]
     pub measure: MeasureSpec,
 }

@@ -87,6 +87,22 @@ pub fn validate(s: &Scenario) -> R {
     if s.source.is_empty() && s.connection.is_empty() {
         return err("source", "a scenario needs at least one source or connection");
     }
+    for (i, bg) in s.background.iter().enumerate() {
+        let p = format!("background[{i}]");
+        check_route(&p, &bg.route, &switches, &linked)?;
+        for (name, dest) in crate::build::group_names(&bg.name, 1, bg.destination.as_deref()) {
+            claim(&name, format!("{p}.name"))?;
+            claim(&dest, format!("{p}.destination"))?;
+        }
+        if bg.peak.bps() < 1.0 {
+            return err(format!("{p}.peak"), "must be > 0");
+        }
+        for (k, d) in [("mean_on", bg.mean_on), ("mean_off", bg.mean_off)] {
+            if d.0.is_zero() {
+                return err(format!("{p}.{k}"), "must be > 0");
+            }
+        }
+    }
     for (i, src) in s.source.iter().enumerate() {
         let p = format!("source[{i}]");
         if src.count == 0 {

@@ -92,6 +92,8 @@ pub struct PortBuffer {
     frames: Vec<FrameState>,
     /// VCs with at least one cell queued (N_a).
     active_vcs: u32,
+    /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
+    queued: u32,
 }
 
 impl PortBuffer {
@@ -105,6 +107,7 @@ impl PortBuffer {
             keep_eom: true,
             frames: vec![FrameState::default(); n_vcs],
             active_vcs: 0,
+            queued: 0,
         }
     }
 
@@ -124,31 +127,38 @@ impl PortBuffer {
 
     #[inline]
     pub fn len(&self) -> u32 {
-        self.cells.len() as u32
+        self.queued
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.queued == 0
     }
 
     pub fn capacity(&self) -> u32 {
         self.capacity
     }
 
-    #[inline]
-    pub fn is_full(&self) -> bool {
-        self.len() >= self.capacity
-    }
 
-    /// Offers a cell. Frame-blind ports (and RM cells) use drop-tail per cell; frame-aware
-    /// policies decide at a frame's first cell and enforce it on the rest (ubr-gfr.md §0.1).
-    /// The caller supplies the departure time only once the cell is known to enter.
+
+    /// Offers a cell to a FIFO port. Frame-blind ports (and RM cells) use drop-tail per cell;
+    /// frame-aware policies decide at a frame's first cell and enforce it on the rest
+    /// (ubr-gfr.md §0.1). The caller supplies the departure time only once the cell enters.
     #[inline]
     pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
+        self.admit(cell)?;
+        let dep = departure();
+        self.cells.push_back((dep, cell.vc));
+        Ok(dep)
+    }
+
+    /// The books of an arrival without the FIFO token (ports that schedule departures as
+    /// events keep the cells themselves; they call `release` when one leaves).
+    #[inline]
+    pub fn admit(&mut self, cell: &Cell) -> Result<(), DropReason> {
         let v = cell.vc.index();
         self.books[v].arrived += 1;
-        let full = self.cells.len() as u32 >= self.capacity;
+        let full = self.queued >= self.capacity;
         let verdict = if !self.policy.frame_aware() || cell.is_rm() {
             if full {
                 Err(DropReason::Overflow)
@@ -158,32 +168,40 @@ impl PortBuffer {
         } else {
             self.frame_verdict(cell, full)
         };
-        match verdict {
-            Err(reason) => {
-                self.count_drop(cell.vc, reason);
-                Err(reason)
-            }
-            Ok(()) => {
-                let b = &mut self.books[v];
-                b.accepted += 1;
-                b.occupancy += 1;
-                if b.occupancy == 1 {
-                    self.active_vcs += 1;
-                }
-                debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
-                debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
-                let dep = departure();
-                self.cells.push_back((dep, cell.vc));
-                Ok(dep)
-            }
+        if let Err(reason) = verdict {
+            self.count_drop(cell.vc, reason);
+            return Err(reason);
         }
+        let b = &mut self.books[v];
+        b.accepted += 1;
+        b.occupancy += 1;
+        if b.occupancy == 1 {
+            self.active_vcs += 1;
+        }
+        self.queued += 1;
+        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+        Ok(())
+    }
+
+    /// A cell of `vc` left (event-scheduled ports).
+    #[inline]
+    pub fn release(&mut self, vc: VcId) {
+        let b = &mut self.books[vc.index()];
+        b.departed += 1;
+        b.occupancy -= 1;
+        if b.occupancy == 0 {
+            self.active_vcs -= 1;
+        }
+        self.queued -= 1;
+        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
     }
 
     fn frame_verdict(&mut self, cell: &Cell, full: bool) -> Result<(), DropReason> {
         let v = cell.vc.index();
         let occupancy = Occupancy {
             capacity: self.capacity,
-            total: self.cells.len() as u32,
+            total: self.queued,
             of_vc: self.books[v].occupancy,
             active_vcs: self.active_vcs,
         };
@@ -228,16 +246,11 @@ impl PortBuffer {
         self.cells.front().map(|&(t, _)| t)
     }
 
+    /// The head FIFO token leaves.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, VcId)> {
         let (t, vc) = self.cells.pop_front()?;
-        let b = &mut self.books[vc.index()];
-        b.departed += 1;
-        b.occupancy -= 1;
-        if b.occupancy == 0 {
-            self.active_vcs -= 1;
-        }
-        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+        self.release(vc);
         Some((t, vc))
     }
 

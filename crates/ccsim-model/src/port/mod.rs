@@ -26,6 +26,38 @@ use crate::ids::NodeId;
 use ccsim_engine::{SimDuration, SimTime, TxClock};
 use std::collections::VecDeque;
 
+/// How a port orders its cells (the `AnyScheduler` family).
+#[derive(Clone, Debug, Default)]
+pub enum Scheduling {
+    /// First in, first out; a cell's departure is computed when it is admitted (fast path).
+    #[default]
+    Fifo,
+    /// CBR/VBR cells before ABR/UBR cells, non-preemptive. A later high-priority arrival can
+    /// delay queued cells, so departures are events (`World`'s `PortDeparture`). High-priority
+    /// cells have their own unbounded queue and are never dropped [RECON]; the finite buffer and
+    /// its policy apply to the low-priority class.
+    StrictPriority(PriorityQueues),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PriorityQueues {
+    high: VecDeque<Cell>,
+    low: VecDeque<Cell>,
+    /// The cell being transmitted, chosen when its transmission began.
+    in_service: Option<Cell>,
+}
+
+impl PriorityQueues {
+    fn pick(&mut self) -> Option<Cell> {
+        self.high.pop_front().or_else(|| self.low.pop_front())
+    }
+
+    /// Every cell held, for conservation counts.
+    pub fn cells(&self) -> impl Iterator<Item = &Cell> {
+        self.in_service.iter().chain(self.high.iter()).chain(self.low.iter())
+    }
+}
+
 /// Time integral and extremes of the queue length, updated on every change.
 #[derive(Clone, Debug, Default)]
 pub struct QueueStats {
@@ -65,6 +97,8 @@ pub struct Port {
     pub pipe: VecDeque<(SimTime, Cell)>,
     /// The ABR rate-allocation scheme; only switch ports have one.
     pub scheme: Option<AnyAbrSwitch>,
+    /// FIFO (departures known at admission) or strict priority (departures as events).
+    pub scheduling: Scheduling,
     /// When the transmitter finishes the last accepted cell.
     busy_until: SimTime,
     pub queue: QueueStats,
@@ -100,6 +134,7 @@ impl Port {
             pipe: VecDeque::new(),
             scheme,
             busy_until: SimTime::ZERO,
+            scheduling: Scheduling::Fifo,
             queue: QueueStats::default(),
             departed: 0,
             delivered: 0,
@@ -128,6 +163,47 @@ impl Port {
             self.departed += 1;
             self.queue.record(dep, self.buffer.len());
         }
+    }
+
+    pub fn is_event_scheduled(&self) -> bool {
+        matches!(self.scheduling, Scheduling::StrictPriority(_))
+    }
+
+    /// Offers a cell to an event-scheduled port. If the transmitter was idle the cell starts
+    /// now and the result is when its transmission ends (the caller schedules the departure).
+    pub fn offer_scheduled(&mut self, now: SimTime, cell: Cell) -> Result<Option<SimTime>, DropReason> {
+        let Scheduling::StrictPriority(q) = &mut self.scheduling else { unreachable!("FIFO ports use offer") };
+        if cell.high_priority() {
+            q.high.push_back(cell);
+        } else {
+            self.buffer.admit(&cell)?;
+            q.low.push_back(cell);
+            self.queue.record(now, self.buffer.len());
+        }
+        if q.in_service.is_some() {
+            return Ok(None);
+        }
+        q.in_service = q.pick();
+        Ok(Some(now + self.clock.tx_time(CELL_BITS)))
+    }
+
+    /// The cell in service finished transmission at `now`: it enters the pipe (the result says
+    /// when it arrives and whether it is the pipe's new head) and the next cell starts (with
+    /// the time its transmission ends).
+    pub fn depart(&mut self, now: SimTime) -> ((SimTime, bool), Option<SimTime>) {
+        let Scheduling::StrictPriority(q) = &mut self.scheduling else { unreachable!("FIFO ports do not depart") };
+        let cell = q.in_service.take().expect("a departure has a cell in service");
+        if !cell.high_priority() {
+            self.buffer.release(cell.vc);
+            self.queue.record(now, self.buffer.len());
+        }
+        self.departed += 1;
+        let arrival = now + self.delay;
+        let head = self.pipe.is_empty();
+        self.pipe.push_back((arrival, cell));
+        q.in_service = q.pick();
+        let next = q.in_service.is_some().then(|| now + self.clock.tx_time(CELL_BITS));
+        ((arrival, head), next)
     }
 
     /// Offers a cell at `now` (after `sync(now)`). If it fits, it enters the pipe and the

@@ -83,6 +83,8 @@ pub struct Erica {
     p: EricaParams,
     interval_start: SimTime,
     abr_cells: u32,
+    /// CBR/VBR cells seen this interval: ABR capacity = link − their rate.
+    background_cells: u32,
     seen_fwd: Vec<bool>,
     seen_prev: Vec<bool>,
     seen_brm: Vec<bool>,
@@ -108,6 +110,7 @@ impl Erica {
             p,
             interval_start: SimTime::ZERO,
             abr_cells: 0,
+            background_cells: 0,
             seen_fwd: vec![false; n_vcs],
             seen_prev: vec![false; n_vcs],
             seen_brm: vec![false; n_vcs],
@@ -155,8 +158,9 @@ impl Erica {
         if dt <= 0.0 {
             return;
         }
-        // No higher-priority (CBR/VBR) queue yet, so the ABR capacity is the link's.
-        let abr_cap = view.link_rate;
+        // ABR capacity: what higher-priority (CBR/VBR) traffic left over the interval.
+        let abr_cap = (view.link_rate - self.background_cells as f64 / dt).max(0.0);
+        self.background_cells = 0;
         let target_now = Self::target_for(&self.p, view.queue_len, abr_cap);
         let input_now = self.abr_cells as f64 / dt;
         let a = self.p.load_alpha;
@@ -248,6 +252,10 @@ impl AbrSwitch for Erica {
 
     fn on_frm(&mut self, vc: VcId, cell: &Cell, _view: &PortView) {
         self.ccr[vc.index()] = cell.ccr as f64;
+    }
+
+    fn on_background_cell(&mut self, _view: &PortView) {
+        self.background_cells += 1;
     }
 
     fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
@@ -380,6 +388,17 @@ mod tests {
         c.er = 1_000.0;
         e.on_brm(VcId(0), &mut c, &view(1, 0));
         assert_eq!(c.er, 1_000.0);
+    }
+
+    #[test]
+    fn background_traffic_takes_capacity_from_abr() {
+        let mut e = Erica::new(plain(), LINK, 1);
+        // 40 000 cells/s of VBR in the interval: ABR capacity 60 000, target 54 000.
+        for _ in 0..40 {
+            e.on_background_cell(&view(500, 0));
+        }
+        e.on_timer(&view(1000, 0));
+        assert!((e.target_capacity() - 54_000.0).abs() < 1e-6);
     }
 
     // --- ERICA+ ----------------------------------------------------------------------------

@@ -48,6 +48,8 @@ pub trait AbrSwitch {
     }
     /// A forward RM cell arriving for this port (after `on_cell_arrival`).
     fn on_frm(&mut self, _vc: VcId, _cell: &Cell, _view: &PortView) {}
+    /// A CBR/VBR cell arriving for this port: it takes capacity from ABR (abr.md §6.2).
+    fn on_background_cell(&mut self, _view: &PortView) {}
     /// A backward RM cell of a VC whose forward port this is; may lower ER or set CI/NI.
     fn on_brm(&mut self, _vc: VcId, _cell: &mut Cell, _view: &PortView) {}
     /// When the scheme next needs a timer call, if ever.
@@ -97,6 +99,10 @@ impl AnyAbrSwitch {
     #[inline]
     pub fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
         dispatch!(self, s => s.on_cell_arrival(cell, view))
+    }
+    #[inline]
+    pub fn on_background_cell(&mut self, view: &PortView) {
+        dispatch!(self, s => s.on_background_cell(view))
     }
     #[inline]
     pub fn admit(&mut self, cell: &Cell, view: &PortView) -> bool {

@@ -72,6 +72,10 @@ impl AbrSwitch for Ut {
         self.abr_cells += 1;
     }
 
+    fn on_background_cell(&mut self, _view: &PortView) {
+        self.background_cells += 1;
+    }
+
     fn on_brm(&mut self, _vc: VcId, cell: &mut Cell, _view: &PortView) {
         cell.lower_er(self.fs_eff);
     }
