@@ -279,7 +279,13 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: one clear line on stderr and a non-zero exit for every ccsim error
     (2 for an invalid scenario or command line, 1 for anything else)."""
     try:
-        app(args=argv, standalone_mode=False)
+        rv = app(args=argv, standalone_mode=False)
+        # typer turns Ctrl-C into Exit(130) and, outside standalone mode, returns the code
+        if rv == 130:
+            _fail("interrupted")
+            return 130
+        if isinstance(rv, int) and not isinstance(rv, bool) and rv != 0:
+            return rv
     except ScenarioError as e:
         _fail(str(e))
         return 2
