@@ -93,10 +93,7 @@ fn resolve(
     seed: Option<u64>,
     tcp: Option<String>,
 ) -> PyResult<String> {
-    let format = text_format(py, format)?;
-    let adj = adjustments(py, overrides, scheme, seed, tcp)?;
-    let s = ccsim_scenario::load(text, format, &adj).map_err(|e| scenario_error(py, e))?;
-    Ok(serde_json::to_string(&s).expect("scenarios serialise"))
+    Ok(load(py, text, format, overrides, scheme, seed, tcp)?.resolved_json().to_string())
 }
 
 /// One simulation run, advanced in chunks from Python.

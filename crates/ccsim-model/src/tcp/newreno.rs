@@ -27,12 +27,7 @@ impl CongestionControl for NewReno {
                 c.dupacks = 0;
                 c.send_window(now, out);
             }
-            AckKind::New => {
-                let acked = c.advance(now, ack.ack);
-                c.dupacks = 0;
-                c.grow(acked);
-                c.send_window(now, out);
-            }
+            AckKind::New => c.on_new_ack_open(now, ack.ack, out),
             AckKind::Duplicate => on_duplicate(c, now, out),
             AckKind::Old => c.send_window(now, out),
         }

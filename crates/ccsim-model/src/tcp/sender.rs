@@ -213,6 +213,14 @@ impl Core {
         self.cwnd = self.cwnd.min(self.cfg.max_window as f64);
     }
 
+    /// A new ACK outside loss recovery: advance, grow the window, send (tcp.md §5.1).
+    pub fn on_new_ack_open(&mut self, now: SimTime, ack: u64, out: &mut Vec<Segment>) {
+        let acked = self.advance(now, ack);
+        self.dupacks = 0;
+        self.grow(acked);
+        self.send_window(now, out);
+    }
+
     /// Common part of every new ACK: RTT sample, snd_una, timer.
     pub fn advance(&mut self, now: SimTime, ack: u64) -> u64 {
         let acked = ack - self.snd_una;

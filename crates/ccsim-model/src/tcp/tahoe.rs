@@ -14,12 +14,7 @@ pub struct Tahoe {
 impl CongestionControl for Tahoe {
     fn on_ack(&mut self, c: &mut Core, ack: &Ack, kind: AckKind, now: SimTime, out: &mut Vec<Segment>) {
         match kind {
-            AckKind::New => {
-                let acked = c.advance(now, ack.ack);
-                c.dupacks = 0;
-                c.grow(acked);
-                c.send_window(now, out);
-            }
+            AckKind::New => c.on_new_ack_open(now, ack.ack, out),
             AckKind::Duplicate => {
                 c.dupacks += 1;
                 if self.fast_retransmit && c.dupacks == c.cfg.dupthresh && c.fast_retransmit_allowed() {
