@@ -80,7 +80,111 @@ def measure(preset: str, scheme: str, seconds: float) -> dict:
     }
 
 
+SWEEP_START, SWEEP_END = "<!-- sweep-bench:start -->", "<!-- sweep-bench:end -->"
+
+
+def _sweep_plan(name: str, preset: str, duration: str, path: str, values: list) -> dict:
+    return {
+        "name": name, "scenario": preset, "metrics": ["fairness_index"],
+        "set": {"run.duration": duration, "run.measure_from": "0s"},
+        "axis": [{"path": path, "values": values}],
+    }
+
+
+def _timed_sweep(plan: dict, executor) -> float:
+    import tempfile
+
+    from ccsim.sweeps import run_sweep
+
+    with tempfile.TemporaryDirectory() as out:
+        t0 = time.perf_counter()
+        outcome = run_sweep(plan, executor=executor, out=out)
+        wall = time.perf_counter() - t0
+    assert outcome.completed == len(plan["axis"][0]["values"])
+    return wall
+
+
+def sweep_bench() -> list[str]:
+    """Speed-up of a 16-point sweep with 2 local workers over 1, and the per-point overhead of the
+    Dask executor (a LocalCluster of 2 workers) against the local pool of 2, on tiny points.
+    Worker pools are started before timing; their start-up is reported separately."""
+    from ccsim.sweeps import DaskExecutor, LocalExecutor
+
+    big = _sweep_plan("bench-16", "abr-benchmarks/one-at-a-time", "1s", "source[0].count", list(range(15, 31)))
+    walls = {}
+    starts = {}
+    for n in (1, 2):
+        ex = LocalExecutor(n)
+        t0 = time.perf_counter()
+        ex.warm_up()
+        starts[n] = time.perf_counter() - t0
+        try:
+            walls[n] = _timed_sweep(big, ex)
+        finally:
+            ex.close()
+        print(f"16-point sweep, {n} local worker(s): {walls[n]:.2f} s (pool start {starts[n]:.2f} s)", flush=True)
+    speedup = walls[1] / walls[2]
+    print(f"speed-up 2 workers over 1: {speedup:.2f}x", flush=True)
+
+    tiny = _sweep_plan("bench-tiny", "abr-benchmarks/two-sources", "2ms", "defaults.buffer", list(range(100, 164)))
+    n_tiny = len(tiny["axis"][0]["values"])
+    local = LocalExecutor(2)
+    local.warm_up()
+    try:
+        _timed_sweep(tiny, local)  # once to warm caches
+        t_local = statistics.median(_timed_sweep(tiny, local) for _ in range(REPEATS))
+    finally:
+        local.close()
+    t0 = time.perf_counter()
+    dask = DaskExecutor(workers=2)
+    dask.warm_up()
+    dask_start = time.perf_counter() - t0
+    try:
+        _timed_sweep(tiny, dask)
+        t_dask = statistics.median(_timed_sweep(tiny, dask) for _ in range(REPEATS))
+    finally:
+        dask.close()
+    overhead_ms = (t_dask - t_local) / n_tiny * 1e3
+    print(f"{n_tiny} tiny points: local pool {t_local:.2f} s, Dask LocalCluster {t_dask:.2f} s "
+          f"-> Dask overhead {overhead_ms:.1f} ms per point (cluster start {dask_start:.1f} s)", flush=True)
+
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return [
+        SWEEP_START,
+        f"Last run: {stamp}, commit `{commit()}`. Machine: {machine()}.",
+        "",
+        "| measurement | value |",
+        "|---|---|",
+        f"| 16-point sweep (One-at-a-Time, 15-30 sources, 1 s simulated each), 1 local worker | {walls[1]:.2f} s |",
+        f"| the same, 2 local workers | {walls[2]:.2f} s |",
+        f"| **speed-up, 2 workers over 1** (target >= 1.8) | **{speedup:.2f}x** |",
+        f"| local pool start (spawned processes; not in the times above) | {starts[1]:.2f} s (1), {starts[2]:.2f} s (2) |",
+        f"| {n_tiny} tiny points (Two Sources, 2 ms), local pool of 2, median of {REPEATS} | {t_local:.3f} s |",
+        f"| the same through Dask (LocalCluster, 2 worker processes), median of {REPEATS} | {t_dask:.3f} s |",
+        f"| **Dask overhead per point** over the local pool | **{overhead_ms:.1f} ms** |",
+        f"| Dask LocalCluster start (not in the times above) | {dask_start:.1f} s |",
+        SWEEP_END,
+    ]
+
+
+def write_sweep_block(lines: list[str]) -> None:
+    block = "\n".join(lines)
+    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
+    if SWEEP_START in text:
+        head, rest = text.split(SWEEP_START, 1)
+        tail = rest.split(SWEEP_END, 1)[1] if SWEEP_END in rest else ""
+        DOC.write_text(head + block + tail)
+    else:
+        DOC.write_text(text.rstrip("\n") + "\n\n## Sweeps: local workers and the Dask executor\n\n"
+                       "`make bench` also times sweeps (`sweep_bench` in scripts/bench.py; "
+                       "`scripts/bench.py --sweep-only` runs just this part):\n\n" + block + "\n")
+    print(f"recorded the sweep numbers in {DOC.relative_to(ROOT)}")
+
+
 def main() -> int:
+    if "--sweep-only" in sys.argv[1:]:
+        write_sweep_block(sweep_bench())
+        return 0
     rows = []
     for label, preset, scheme, seconds in CASES:
         m = measure(preset, scheme, seconds)
@@ -116,6 +220,7 @@ def main() -> int:
         DOC.parent.mkdir(parents=True, exist_ok=True)
         DOC.write_text("# Benchmarks\n\n" + block + "\n")
     print(f"recorded in {DOC.relative_to(ROOT)}")
+    write_sweep_block(sweep_bench())
     return 0
 
 
