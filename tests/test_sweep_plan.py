@@ -138,3 +138,12 @@ def test_unknown_row_lists_the_names():
     with pytest.raises(ValueError, match="no sources row named 'S9'.*S1"):
         parse_metric("sources[S9].acr_mbps").evaluate(r)
     assert parse_metric("sources[S1].acr_mbps").evaluate(r)["sources[S1].acr_mbps"] > 0
+
+
+def test_shipped_example_plan():
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "sweeps" / "one-at-a-time.toml"
+    p = parse_plan(example)
+    assert p.name == "one-at-a-time" and p.replications == 5 and p.scheme == "erica"
+    assert [q["source[0].count"] for q in p.points()] == [5, 10, 15, 20, 25, 30]
