@@ -33,3 +33,14 @@ def test_cli_tcp_swap_and_json(cli, env):
     assert {c["variant"] for c in s["connections"]} == {"tahoe"}
     p = subprocess.run(cli + ["run", "gfr/n-source-15-droptail", "--tcp", "vegas"], capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "unknown TCP variant 'vegas'" in p.stderr
+
+
+def test_cwnd_series_and_plot(tmp_path):
+    r = ccsim.run("gfr/n-source-15-sd", duration="1s", measure_from="500ms")
+    assert set(r.cwnd["connection"].unique()) == {f"T{i}" for i in range(1, 16)}
+    assert r.cwnd["cwnd_bytes"].max() >= 1024
+    # The sequence number never decreases for a connection.
+    t1 = r.seq.filter(r.seq["connection"] == "T1")["seq_bytes"].to_list()
+    assert all(a <= b for a, b in zip(t1, t1[1:]))
+    out = r.write(tmp_path / "o")
+    assert (out / "cwnd.png").exists() and (out / "cwnd.parquet").exists()

@@ -96,6 +96,20 @@ def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
     return fig
 
 
+def plot_cwnd(result: "Result", connections: list[str] | None = None, ax=None):
+    """TCP congestion window (segments of the connection's MSS unknown here: bytes / 1000)
+    against time in ms, per connection."""
+    fig, ax = _axes(ax)
+    names = connections or [c["name"] for c in result.data.get("connections", [])]
+    df = result.cwnd.with_columns((pl.col("cwnd_bytes") / 1000.0).alias("cwnd_kB"))
+    _lines(ax, df, "connection", "cwnd_kB", names)
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel("cwnd (kB)")
+    ax.set_title(f"{result.scenario}: congestion windows")
+    ax.grid(alpha=0.3)
+    return fig
+
+
 def plot_overview(result: "Result", path: str | Path | None = None):
     """ACR and queue panels side by side, like the seed papers' figures."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
@@ -110,7 +124,10 @@ def plot_overview(result: "Result", path: str | Path | None = None):
 
 def write_plots(result: "Result", out: Path) -> list[Path]:
     written = []
-    for name, fn in (("acr", plot_acr), ("queue", plot_queue), ("received", plot_received)):
+    panels = [("acr", plot_acr), ("queue", plot_queue), ("received", plot_received)]
+    if result.data.get("connections"):
+        panels.append(("cwnd", plot_cwnd))
+    for name, fn in panels:
         fig = fn(result)
         fig.tight_layout()
         path = out / f"{name}.png"
@@ -123,4 +140,4 @@ def write_plots(result: "Result", out: Path) -> list[Path]:
     return written
 
 
-__all__ = ["plot_acr", "plot_queue", "plot_received", "plot_overview", "write_plots", "default_ports"]
+__all__ = ["plot_acr", "plot_queue", "plot_received", "plot_cwnd", "plot_overview", "write_plots", "default_ports"]

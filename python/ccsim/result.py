@@ -17,6 +17,9 @@ _SERIES_COLUMNS = {
     "queue": ("port", "queue_cells"),
     "received": ("source", "cells"),
     "utilization": ("link", "utilization"),
+    "cwnd": ("connection", "cwnd_bytes"),
+    "ssthresh": ("connection", "ssthresh_bytes"),
+    "seq": ("connection", "seq_bytes"),
 }
 
 
@@ -87,6 +90,24 @@ class Result:
     def utilization(self) -> pl.DataFrame:
         return _series_frame(self._data["series"]["utilization"], *_SERIES_COLUMNS["utilization"])
 
+    def _tcp_series(self, name: str) -> pl.DataFrame:
+        # Results from before TCP series existed have none.
+        return _series_frame(self._data["series"].get(name, {}), *_SERIES_COLUMNS[name])
+
+    @cached_property
+    def cwnd(self) -> pl.DataFrame:
+        """TCP congestion window per connection, sampled (bytes)."""
+        return self._tcp_series("cwnd")
+
+    @cached_property
+    def ssthresh(self) -> pl.DataFrame:
+        return self._tcp_series("ssthresh")
+
+    @cached_property
+    def seq(self) -> pl.DataFrame:
+        """Highest sequence number sent + 1 per connection (seed 002's Fig. 4 style)."""
+        return self._tcp_series("seq")
+
     @cached_property
     def sources(self) -> pl.DataFrame:
         return pl.DataFrame(self._data["sources"])
@@ -108,7 +129,10 @@ class Result:
     def vcs(self) -> pl.DataFrame:
         return pl.DataFrame(self._data["vcs"])
 
-    TABLES = ("acr", "queue", "received", "utilization", "sources", "connections", "ports", "links", "vcs")
+    TABLES = (
+        "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq",
+        "sources", "connections", "ports", "links", "vcs",
+    )
 
     def table(self, name: str, backend: str = "polars"):
         """A table by name; ``backend="pandas"`` converts it (needs pandas and pyarrow)."""
@@ -125,7 +149,19 @@ class Result:
         return self.table(name, backend="pandas")
 
     def rate_table(self) -> pl.DataFrame:
-        """Each source's time-average ACR and delivered rate beside its max-min fair rate."""
+        """Each source's time-average ACR and delivered rate beside its max-min fair rate; for a
+        scenario of TCP connections only, each connection's goodput beside the most its max-min
+        share can carry."""
+        if self.sources.is_empty():
+            if self.connections.is_empty():
+                return pl.DataFrame()
+            return self.connections.select(
+                "name",
+                pl.col("goodput_mbps").round(3),
+                pl.col("max_goodput_mbps").round(3),
+                "retransmits",
+                "timeouts",
+            )
         return self.sources.select(
             "name",
             pl.col("acr_mbps").round(3),

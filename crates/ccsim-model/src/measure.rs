@@ -19,6 +19,8 @@ pub struct MeasureSpec {
     pub queue: bool,
     pub received: bool,
     pub utilization: bool,
+    /// cwnd, ssthresh and sequence-number series of TCP connections.
+    pub tcp: bool,
 }
 
 /// A long-format series: parallel columns of time, the index of the named thing, and value.
@@ -56,6 +58,12 @@ pub struct Recordings {
     pub received: Series,
     /// Fraction of the link's cell slots used since the previous sample.
     pub utilization: Series,
+    /// TCP congestion window, bytes (keys index `World::vcs`).
+    pub cwnd: Series,
+    /// TCP slow-start threshold, bytes.
+    pub ssthresh: Series,
+    /// Highest TCP sequence number sent + 1, bytes.
+    pub seq: Series,
 }
 
 /// Counter values captured when the measurement window opens.

@@ -708,13 +708,19 @@ impl World {
         self.sync_ports();
         let now = self.now;
         let m = &self.measure;
-        if m.acr || m.received {
+        if m.acr || m.received || m.tcp {
             for (i, vc) in self.vcs.iter().enumerate() {
                 if m.acr && vc.abr {
                     self.rec.acr.push(now, i, cells_to_mbps(vc.acr()));
                 }
                 if m.received {
                     self.rec.received.push(now, i, vc.books.data_delivered as f64);
+                }
+                if let (true, Some(t)) = (m.tcp, vc.tcp()) {
+                    let c = &t.sender.core;
+                    self.rec.cwnd.push(now, i, c.cwnd);
+                    self.rec.ssthresh.push(now, i, c.ssthresh);
+                    self.rec.seq.push(now, i, c.snd_max as f64);
                 }
             }
         }

@@ -249,5 +249,6 @@ pub fn build(s: &Scenario) -> World {
         queue: s.measure.queue,
         received: s.measure.received,
         utilization: s.measure.utilization,
+        tcp: s.measure.tcp,
     })
 }

@@ -153,6 +153,9 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             "queue": series(&world.rec.queue, "port", &port_names, "queue_cells"),
             "received": series(&world.rec.received, "source", &vc_names, "cells"),
             "utilization": series(&world.rec.utilization, "link", &port_names, "utilization"),
+            "cwnd": series(&world.rec.cwnd, "connection", &vc_names, "cwnd_bytes"),
+            "ssthresh": series(&world.rec.ssthresh, "connection", &vc_names, "ssthresh_bytes"),
+            "seq": series(&world.rec.seq, "connection", &vc_names, "seq_bytes"),
         },
         "vcs": vcs,
     })

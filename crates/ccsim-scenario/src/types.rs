@@ -301,6 +301,8 @@ pub struct MeasureSpec {
     pub queue: bool,
     pub received: bool,
     pub utilization: bool,
+    /// cwnd, ssthresh and sequence numbers of TCP connections.
+    pub tcp: bool,
 }
 
 impl Default for MeasureSpec {
@@ -311,6 +313,7 @@ impl Default for MeasureSpec {
             queue: true,
             received: true,
             utilization: true,
+            tcp: true,
         }
     }
 }
