@@ -32,6 +32,7 @@ CASES = [
     ("GFC1 / DEBRA (WAN, 23 VCs)", "abr-benchmarks/gfc1", "debra", 1.0),
     ("Two Sources / ERICA (LAN)", "abr-benchmarks/two-sources", "erica", 1.0),
     ("Upstream / ERICA (WAN, 17 VCs)", "abr-benchmarks/upstream", "erica", 1.0),
+    ("15 SACK TCP over UBR, Selective Drop (seed 001)", "gfr/n-source-15-sd", None, 2.0),
 ]
 REPEATS = int(os.environ.get("CCSIM_BENCH_REPEATS", "3"))
 
@@ -60,7 +61,11 @@ def commit() -> str:
 def measure(preset: str, scheme: str, seconds: float) -> dict:
     text = preset_text(preset)
     walls, sim = [], None
-    overrides = [("run.duration", json.dumps(f"{seconds}s")), ("measure.interval", json.dumps("1ms"))]
+    overrides = [
+        ("run.duration", json.dumps(f"{seconds}s")),
+        ("run.measure_from", "null"),
+        ("measure.interval", json.dumps("1ms")),
+    ]
     for _ in range(REPEATS):
         sim = _core.Simulation(text, "toml", overrides, scheme, None)
         t0 = time.perf_counter()
@@ -181,6 +186,17 @@ def write_sweep_block(lines: list[str]) -> None:
     print(f"recorded the sweep numbers in {DOC.relative_to(ROOT)}")
 
 
+def reproduce_wall() -> float:
+    """Wall time of the whole seed-003 reproduction, as a user runs it."""
+    import tempfile
+
+    exe = Path(sys.executable).parent / "ccsim"
+    with tempfile.TemporaryDirectory() as out:
+        t0 = time.perf_counter()
+        subprocess.run([str(exe), "reproduce", "abr-benchmarks", "--out", out, "--json"], check=True, capture_output=True)
+        return time.perf_counter() - t0
+
+
 def main() -> int:
     if "--sweep-only" in sys.argv[1:]:
         write_sweep_block(sweep_bench())
@@ -195,6 +211,8 @@ def main() -> int:
             f"{m['ns_per_cell_hop']:6.1f} ns/cell-hop",
             flush=True,
         )
+    repro = reproduce_wall()
+    print(f"full `ccsim reproduce abr-benchmarks`: {repro:.1f} s wall", flush=True)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         START,
@@ -209,6 +227,8 @@ def main() -> int:
             f"| {label} | {seconds:g} s | {m['wall_s']:.3f} s | {m['events_per_s'] / 1e6:.2f} M "
             f"| {m['cell_hops_per_s'] / 1e6:.2f} M | {m['ns_per_cell_hop']:.1f} |"
         )
+    lines.append("")
+    lines.append(f"Full `ccsim reproduce abr-benchmarks` (14 presets × 5 schemes, 2 workers): {repro:.1f} s wall.")
     lines.append(END)
     block = "\n".join(lines)
     if DOC.exists() and START in DOC.read_text():
