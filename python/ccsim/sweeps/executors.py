@@ -156,10 +156,21 @@ class DaskExecutor:
             raise
 
     def close(self) -> None:
-        if self._own_client:
-            self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        import logging
+
+        # a LocalCluster's workers log a traceback for the heartbeat that races its shutdown
+        quiet = [logging.getLogger(n) for n in ("distributed.worker", "distributed.core", "distributed.nanny")]
+        levels = [lg.level for lg in quiet]
+        for lg in quiet:
+            lg.setLevel(logging.CRITICAL)
+        try:
+            if self._own_client:
+                self.client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            for lg, lv in zip(quiet, levels):
+                lg.setLevel(lv)
 
 
 def make_executor(kind: str = "local", *, workers: int | None = None, scheduler: str | None = None):
