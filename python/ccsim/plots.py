@@ -50,16 +50,22 @@ def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]):
         ax.legend(fontsize="small", ncol=2 if len(colours) > 6 else 1, loc="best")
 
 
-def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
-    """ACR of each source in Mb/s against time in ms (groups share a colour when many)."""
+def _panel(ax, result: "Result", df: pl.DataFrame, key: str, value: str, names, ylabel: str, title: str):
+    """One time-series panel: a step line per name, axes labelled like the seeds' figures."""
     fig, ax = _axes(ax)
-    names = sources or [s["name"] for s in result.data["sources"]]
-    _lines(ax, result.acr, "source", "acr_mbps", names)
+    if names is None:
+        names = list(dict.fromkeys(df[key].to_list())) if key in df.columns else []
+    _lines(ax, df, key, value, names)
     ax.set_xlabel("time (ms)")
-    ax.set_ylabel("ACR (Mb/s)")
-    ax.set_title(f"{result.scenario}: allowed cell rate")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{result.scenario}: {title}")
     ax.grid(alpha=0.3)
     return fig
+
+
+def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
+    """ACR of each source in Mb/s against time in ms (groups share a colour when many)."""
+    return _panel(ax, result, result.acr, "source", "acr_mbps", sources, "ACR (Mb/s)", "allowed cell rate")
 
 
 def default_ports(result: "Result", limit: int = 6) -> list[str]:
@@ -74,40 +80,19 @@ def default_ports(result: "Result", limit: int = 6) -> list[str]:
 
 def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
     """Queue length in cells of switch output ports against time in ms."""
-    fig, ax = _axes(ax)
     names = ports or default_ports(result)
-    _lines(ax, result.queue, "port", "queue_cells", names)
-    ax.set_xlabel("time (ms)")
-    ax.set_ylabel("queue length (cells)")
-    ax.set_title(f"{result.scenario}: switch queues")
-    ax.grid(alpha=0.3)
-    return fig
+    return _panel(ax, result, result.queue, "port", "queue_cells", names, "queue length (cells)", "switch queues")
 
 
 def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
     """Cumulative data cells delivered to each destination (the slope is the throughput)."""
-    fig, ax = _axes(ax)
-    names = sources or [s["name"] for s in result.data["sources"]]
-    _lines(ax, result.received, "source", "cells", names)
-    ax.set_xlabel("time (ms)")
-    ax.set_ylabel("cells received")
-    ax.set_title(f"{result.scenario}: cells received")
-    ax.grid(alpha=0.3)
-    return fig
+    return _panel(ax, result, result.received, "source", "cells", sources, "cells received", "cells received")
 
 
 def plot_cwnd(result: "Result", connections: list[str] | None = None, ax=None):
-    """TCP congestion window (segments of the connection's MSS unknown here: bytes / 1000)
-    against time in ms, per connection."""
-    fig, ax = _axes(ax)
-    names = connections or [c["name"] for c in result.data.get("connections", [])]
+    """TCP congestion window of each connection in kB against time in ms."""
     df = result.cwnd.with_columns((pl.col("cwnd_bytes") / 1000.0).alias("cwnd_kB"))
-    _lines(ax, df, "connection", "cwnd_kB", names)
-    ax.set_xlabel("time (ms)")
-    ax.set_ylabel("cwnd (kB)")
-    ax.set_title(f"{result.scenario}: congestion windows")
-    ax.grid(alpha=0.3)
-    return fig
+    return _panel(ax, result, df, "connection", "cwnd_kB", connections, "cwnd (kB)", "congestion windows")
 
 
 def plot_overview(result: "Result", path: str | Path | None = None):

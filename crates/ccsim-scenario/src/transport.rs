@@ -116,25 +116,6 @@ pub struct TcpSpec {
 }
 
 impl TcpSpec {
-    /// Fields set here win over `base`.
-    pub fn over(&self, base: &TcpSpec) -> TcpSpec {
-        TcpSpec {
-            variant: self.variant.clone().or_else(|| base.variant.clone()),
-            mss: self.mss.or(base.mss),
-            window: self.window.or(base.window),
-            initial_window: self.initial_window.or(base.initial_window),
-            delayed_ack: self.delayed_ack.or(base.delayed_ack),
-            rto_initial: self.rto_initial.or(base.rto_initial),
-            rto_min: self.rto_min.or(base.rto_min),
-            rto_max: self.rto_max.or(base.rto_max),
-            clock: self.clock.clone().or_else(|| base.clock.clone()),
-            max_retries: self.max_retries.or(base.max_retries),
-            reno_bugfix: self.reno_bugfix.or(base.reno_bugfix),
-            llc_snap: self.llc_snap.or(base.llc_snap),
-            app_bytes: self.app_bytes.or(base.app_bytes),
-        }
-    }
-
     pub fn variant_name(&self) -> &str {
         self.variant.as_deref().unwrap_or("reno")
     }
@@ -184,6 +165,11 @@ impl TcpSpec {
         (sender, receiver)
     }
 }
+
+crate::types::overlay!(TcpSpec {
+    variant, mss, window, initial_window, delayed_ack, rto_initial, rto_min, rto_max, clock, max_retries,
+    reno_bugfix, llc_snap, app_bytes,
+});
 
 pub const TCP_VARIANTS: [&str; 5] = ["jacobson88", "tahoe", "reno", "newreno", "sack"];
 

@@ -269,27 +269,21 @@ pub struct AbrSpec {
     pub bidding: Option<bool>,
 }
 
-impl AbrSpec {
-    /// Fields set here win over `base`.
-    pub fn over(&self, base: &AbrSpec) -> AbrSpec {
-        AbrSpec {
-            pcr: self.pcr.or(base.pcr),
-            icr: self.icr.or(base.icr),
-            mcr: self.mcr.or(base.mcr),
-            rif: self.rif.or(base.rif),
-            rdf: self.rdf.or(base.rdf),
-            nrm: self.nrm.or(base.nrm),
-            mrm: self.mrm.or(base.mrm),
-            trm: self.trm.or(base.trm),
-            adtf: self.adtf.or(base.adtf),
-            tbe: self.tbe.or(base.tbe),
-            frtt: self.frtt.or(base.frtt),
-            cdf: self.cdf.or(base.cdf),
-            tcr: self.tcr.or(base.tcr),
-            bidding: self.bidding.or(base.bidding),
+/// `fn over(&self, base)`: every `Option` field set here wins over `base`'s (defaults merging
+/// for tables like `defaults.abr` / `source[i].abr`).
+macro_rules! overlay {
+    ($t:ty { $($f:ident),* $(,)? }) => {
+        impl $t {
+            /// Fields set here win over `base`.
+            pub fn over(&self, base: &$t) -> $t {
+                Self { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* }
+            }
         }
-    }
+    };
 }
+pub(crate) use overlay;
+
+overlay!(AbrSpec { pcr, icr, mcr, rif, rdf, nrm, mrm, trm, adtf, tbe, frtt, cdf, tcr, bidding });
 
 /// What to record as time series.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
