@@ -135,3 +135,12 @@ def test_finish_before_the_end_is_a_simulation_error():
         sim.finish()
     assert sim.run_until(1.0) is True
     assert sim.finish()["sim_time_s"] == pytest.approx(0.01)
+
+
+def test_a_rust_panic_becomes_internal_error_not_a_crash():
+    from ccsim import _core
+
+    with pytest.raises(ccsim.InternalError, match="deliberate panic"):
+        _core._panic_selftest()
+    # The interpreter is intact: a normal run still works afterwards.
+    assert ccsim.run("abr-benchmarks/one-source", duration="2ms").summary()["conservation_ok"]

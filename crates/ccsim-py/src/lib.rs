@@ -75,6 +75,17 @@ fn text_format(py: Python<'_>, format: &str) -> PyResult<Format> {
     format.parse().map_err(|e| scenario_error(py, e))
 }
 
+/// Raises `InternalError` from a deliberate panic inside the same guard the engine calls use,
+/// so the tests can check that a panic never reaches Python as a crash.
+#[pyfunction]
+fn _panic_selftest(py: Python<'_>) -> PyResult<()> {
+    let outcome = py.detach(|| catch_unwind(|| -> u32 { panic!("deliberate panic (self-test)") }));
+    match outcome {
+        Ok(_) => Ok(()),
+        Err(p) => Err(ccsim_error(py, "InternalError", format!("internal error: {}", panic_text(&*p)))),
+    }
+}
+
 /// The JSON Schema of the scenario format.
 #[pyfunction]
 fn schema() -> String {
@@ -193,6 +204,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_selftest, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())
 }
