@@ -10,9 +10,9 @@
 //! the departure time; departures are applied lazily (`sync`) before anyone looks at the
 //! queue. This halves the events per cell-hop (no departure event) and the size of the event
 //! queue, with exactly the same queue lengths, drops and timings as an event per departure.
-//! The only pending wake-up is the pipe's head arrival. Schedulers that reorder (strict
-//! priority, fair queueing) cannot know departures in advance and will need a departure
-//! event of their own.
+//! The only pending wake-up is the pipe's head arrival. Schedulers that reorder cannot know
+//! departures in advance: a strict-priority port holds its cells and has one departure event
+//! pending while it transmits (`Scheduling::StrictPriority`).
 
 mod buffer;
 pub mod policy;
