@@ -89,6 +89,9 @@ pub struct TcpSpec {
     /// Maximum window (and receiver window), bytes (default 65535B).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Bytes>,
+    /// RFC 7323 window scaling (default true); without it windows are clamped to 65535 bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_scaling: Option<bool>,
     /// Initial window in segments (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_window: Option<u32>,
@@ -124,8 +127,14 @@ impl TcpSpec {
         self.mss.map_or(1460, |b| b.0 as u32)
     }
 
+    /// The effective window: without window scaling the 16-bit field caps it (tcp.md §6).
     pub fn window(&self) -> u64 {
-        self.window.map_or(65_535, |b| b.0)
+        let w = self.window.map_or(65_535, |b| b.0);
+        if self.window_scaling.unwrap_or(true) {
+            w
+        } else {
+            w.min(65_535)
+        }
     }
 
     pub fn llc_snap(&self) -> bool {
@@ -167,7 +176,7 @@ impl TcpSpec {
 }
 
 crate::types::overlay!(TcpSpec {
-    variant, mss, window, initial_window, delayed_ack, rto_initial, rto_min, rto_max, clock, max_retries,
+    variant, mss, window, window_scaling, initial_window, delayed_ack, rto_initial, rto_min, rto_max, clock, max_retries,
     reno_bugfix, llc_snap, app_bytes,
 });
 

@@ -7,11 +7,15 @@ use common::*;
 use serde_json::{json, Value};
 
 fn one_flow(window: &str, buffer: &str) -> Value {
+    one_flow_with(window, buffer, true)
+}
+
+fn one_flow_with(window: &str, buffer: &str, scaling: bool) -> Value {
     let s = json!({
         "name": "test/one-tcp",
         "run": {"duration": "6s", "measure_from": "2s"},
         "defaults": {"link_rate": "155.52Mbps", "sonet_payload": true, "link_delay": "5ms", "buffer": buffer,
-                     "tcp": {"variant": "reno", "mss": "1024B", "window": window}},
+                     "tcp": {"variant": "reno", "mss": "1024B", "window": window, "window_scaling": scaling}},
         "switch": [{"name": "SW1"}, {"name": "SW2"}],
         "link": [{"name": "L1", "between": ["SW1", "SW2"]}],
         "connection": [{"name": "T", "route": ["SW1", "SW2"]}],
@@ -42,6 +46,15 @@ fn window_limited_flow_gets_window_over_rtt() {
     let got = goodput(&v);
     assert!((got - want).abs() / want < 0.02, "{got:.0} b/s vs {want:.0}");
     assert_eq!(v["connections"][0]["retransmits"], 0);
+}
+
+/// Without window scaling a 600 000-byte window is clamped to 65 535 bytes (tcp.md §6): the
+/// flow is window-limited exactly as with a 65 535-byte window.
+#[test]
+fn without_window_scaling_the_window_is_clamped() {
+    let clamped = goodput(&one_flow_with("600000B", "100000cells", false));
+    let small = goodput(&one_flow("65535B", "100000cells"));
+    assert!((clamped - small).abs() / small < 1e-9, "{clamped} vs {small}");
 }
 
 #[test]
