@@ -8,6 +8,7 @@
 //! (what AAL5's length and CRC check would catch); otherwise the whole frame is lost.
 
 use crate::aal5;
+use crate::abr::{AbrDestination, AbrSource};
 use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
 use crate::tcp::{Ack, Segment, TcpReceiver, TcpSender, HEADER_BYTES};
@@ -78,6 +79,17 @@ pub struct HostStats {
     pub ack_frames_lost: u64,
 }
 
+/// TCP over ABR: the host's cells wait in the adapter and a TM 4.0 source paces them at ACR,
+/// inserting its RM cells; the destination turns the FRMs around. ACK frames return unpaced on
+/// the reverse path [RECON: the reverse ABR connection is not modelled].
+#[derive(Clone, Debug)]
+pub struct AbrAdapter {
+    pub source: AbrSource,
+    pub dest: AbrDestination,
+    /// Data cells waiting for the source's next in-rate opportunity.
+    pub backlog: VecDeque<Cell>,
+}
+
 #[derive(Clone, Debug)]
 pub struct TcpEnds {
     pub sender: TcpSender,
@@ -92,6 +104,8 @@ pub struct TcpEnds {
     pub timer_gen: u32,
     pub timer_at: Option<SimTime>,
     pub stats: HostStats,
+    /// Present when the connection runs over ABR rather than UBR.
+    pub abr: Option<AbrAdapter>,
 }
 
 impl TcpEnds {
@@ -109,6 +123,7 @@ impl TcpEnds {
             timer_gen: 0,
             timer_at: None,
             stats: HostStats::default(),
+            abr: None,
         }
     }
 

@@ -10,7 +10,8 @@ use crate::abr::switch::PortView;
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::port::AnyBufferPolicy;
 use crate::tcp::{SenderStats, TcpReceiver, TcpSender};
-use crate::tcp_host::{HostStats, TcpEnds};
+use crate::tcp_host::{AbrAdapter, HostStats, TcpEnds};
+use std::collections::VecDeque;
 use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
@@ -126,7 +127,8 @@ impl Vc {
     pub fn abr_source(&self) -> Option<&AbrSource> {
         match &self.ends {
             Ends::Abr { source, .. } => Some(source),
-            _ => None,
+            Ends::Tcp(t) => t.abr.as_ref().map(|a| &a.source),
+            Ends::Vbr(_) => None,
         }
     }
 
@@ -214,7 +216,8 @@ pub struct VcSpec {
 /// The traffic of a VC to create.
 pub enum VcKind {
     Abr { params: AbrParams, misbehaviour: Misbehaviour },
-    Tcp { sender: TcpSender, receiver: TcpReceiver, llc_snap: bool },
+    /// `abr`: run over ABR with these source parameters instead of UBR.
+    Tcp { sender: TcpSender, receiver: TcpReceiver, llc_snap: bool, abr: Option<AbrParams> },
     Vbr { peak: f64, mean_on: SimDuration, mean_off: SimDuration, rng: RngStream },
 }
 
@@ -285,8 +288,15 @@ impl WorldBuilder {
                 },
                 true,
             ),
-            VcKind::Tcp { sender, receiver, llc_snap } => {
-                (Ends::Tcp(Box::new(TcpEnds::new(sender, receiver, s.start, llc_snap))), false)
+            VcKind::Tcp { sender, receiver, llc_snap, abr } => {
+                let mut ends = TcpEnds::new(sender, receiver, s.start, llc_snap);
+                let over_abr = abr.is_some();
+                ends.abr = abr.map(|params| AbrAdapter {
+                    dest: AbrDestination::new(params.bidding),
+                    source: AbrSource::new(id, params, s.start, s.stop).with_backlog(),
+                    backlog: VecDeque::new(),
+                });
+                (Ends::Tcp(Box::new(ends)), over_abr)
             }
             VcKind::Vbr { peak, mean_on, mean_off, rng } => {
                 // Every port it crosses serves it with strict priority.
@@ -336,8 +346,12 @@ impl WorldBuilder {
         w.last_port_departed = vec![0; w.ports.len()];
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
-            let ev = if vc.tcp().is_some() { Event::TcpStart(id) } else { Event::SourceStart(id) };
-            w.queue.push(vc.start_time(), ev);
+            if vc.abr_source().is_some() || vc.background().is_some() {
+                w.queue.push(vc.start_time(), Event::SourceStart(id));
+            }
+            if vc.tcp().is_some() {
+                w.queue.push(vc.start_time(), Event::TcpStart(id));
+            }
         }
         for (i, port) in w.ports.iter().enumerate() {
             if let Some(due) = port.scheme.as_ref().and_then(|s| s.timer_due()) {
@@ -433,7 +447,7 @@ impl World {
                 let next = match &mut self.vcs[v.index()].ends {
                     Ends::Abr { source, .. } => source.start(self.now),
                     Ends::Vbr(s) => s.start(self.now),
-                    Ends::Tcp(_) => None,
+                    Ends::Tcp(t) => t.abr.as_mut().and_then(|a| a.source.start(self.now)),
                 };
                 self.schedule_source(v, next);
             }
@@ -470,6 +484,20 @@ impl World {
     /// Sends the cells a TCP host produced (forward from the source host, or backward from the
     /// destination host), counting them in the VC's books.
     fn tcp_emit(&mut self, v: VcId, cells: &mut Vec<Cell>, forward: bool) {
+        if forward {
+            // Over ABR the cells wait in the adapter for the source's pacing.
+            if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
+                if let Some(a) = t.abr.as_mut() {
+                    let n = cells.len() as u64;
+                    a.backlog.extend(cells.drain(..));
+                    let next = a.source.data_arrived(self.now, n);
+                    if next.is_some() {
+                        self.schedule_source(v, next);
+                    }
+                    return;
+                }
+            }
+        }
         for mut c in cells.drain(..) {
             let vc = &mut self.vcs[v.index()];
             let port = if forward {
@@ -534,7 +562,16 @@ impl World {
         let (cell, next) = match &mut vc.ends {
             Ends::Abr { source, .. } => source.on_wake(self.now),
             Ends::Vbr(s) => s.on_wake(self.now),
-            Ends::Tcp(_) => return,
+            Ends::Tcp(t) => {
+                let Some(a) = t.abr.as_mut() else { return };
+                let (cell, next) = a.source.on_wake(self.now);
+                // A data opportunity carries the adapter's next cell (its frame and EOM mark).
+                let cell = match cell {
+                    Some(c) if c.kind == CellKind::Data => a.backlog.pop_front(),
+                    other => other,
+                };
+                (cell, next)
+            }
         };
         if let Some(t) = next {
             self.queue.push(t, Event::SourceWake(v, gen));
@@ -585,7 +622,21 @@ impl World {
                             self.enqueue(port, brm);
                         }
                     }
+                    Ends::Tcp(t) if cell.kind == CellKind::Frm => {
+                        // TCP over ABR: the destination end system turns the FRM around.
+                        let Some(a) = t.abr.as_mut() else { return };
+                        if let Some(mut brm) = a.dest.on_cell(&cell) {
+                            vc.books.bwd_sent += 1;
+                            let last = vc.rev_ports.len() - 1;
+                            brm.hop = last as u16;
+                            let port = vc.rev_ports[last];
+                            self.enqueue(port, brm);
+                        }
+                    }
                     Ends::Tcp(t) => {
+                        if let Some(a) = t.abr.as_mut() {
+                            a.dest.on_cell(&cell);
+                        }
                         let mut bwd = std::mem::take(&mut self.scratch_bwd);
                         t.on_data_cell(self.now, &cell, &mut bwd);
                         self.tcp_emit(cell.vc, &mut bwd, false);
@@ -626,6 +677,12 @@ impl World {
                     Ends::Abr { source, .. } => {
                         if let Some(next) = source.on_brm(self.now, &cell) {
                             self.schedule_source(cell.vc, Some(next));
+                        }
+                    }
+                    Ends::Tcp(t) if cell.kind == CellKind::Brm => {
+                        let next = t.abr.as_mut().and_then(|a| a.source.on_brm(self.now, &cell));
+                        if next.is_some() {
+                            self.schedule_source(cell.vc, next);
                         }
                     }
                     Ends::Tcp(t) => {
@@ -801,7 +858,9 @@ impl World {
             }
             if let Some(src) = vc.abr_source() {
                 let s = &src.counters;
-                if s.cells_sent() != k.fwd_sent || s.brm_received != k.bwd_delivered {
+                // Over TCP the backward direction also carries ACK frames.
+                let brms_ok = vc.tcp().is_some() || s.brm_received == k.bwd_delivered;
+                if s.cells_sent() != k.fwd_sent || !brms_ok {
                     return Err(format!("VC {}: source counters disagree with the network's books", vc.name));
                 }
             }

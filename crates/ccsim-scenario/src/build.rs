@@ -215,6 +215,10 @@ pub fn build(s: &Scenario) -> World {
             let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
             let start = transport::member_start(c, k as u32, rng.uniform());
             let (sender, receiver) = tcp.build(rng.uniform());
+            let abr = (c.transport == transport::Transport::Abr).then(|| {
+                let access_rate = effective_rate(c.access.rate.unwrap_or(s.defaults.link_rate), s.defaults.sonet_payload);
+                abr_params(&c.abr.over(&s.defaults.abr), access_rate, s.defaults.algorithm.is_debra())
+            });
             w.b.add_vc(VcSpec {
                 name,
                 dest_name: dest,
@@ -222,7 +226,7 @@ pub fn build(s: &Scenario) -> World {
                 rev_ports: rev,
                 start,
                 stop: SimTime::MAX,
-                kind: VcKind::Tcp { sender, receiver, llc_snap: tcp.llc_snap() },
+                kind: VcKind::Tcp { sender, receiver, llc_snap: tcp.llc_snap(), abr },
             });
         }
     }

@@ -206,6 +206,12 @@ pub struct ConnectionSpec {
     /// Overrides of `defaults.tcp`.
     #[serde(default)]
     pub tcp: TcpSpec,
+    /// `ubr` (cells at line rate from the adapter) or `abr` (a TM 4.0 source paces them at ACR).
+    #[serde(default)]
+    pub transport: Transport,
+    /// With `transport = "abr"`: overrides of `defaults.abr` for the adapter's source.
+    #[serde(default)]
+    pub abr: crate::types::AbrSpec,
     #[serde(default)]
     pub access: crate::types::AccessSpec,
     #[serde(default)]
@@ -214,6 +220,14 @@ pub struct ConnectionSpec {
 
 fn one() -> u32 {
     1
+}
+
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    #[default]
+    Ubr,
+    Abr,
 }
 
 /// Background CBR/VBR traffic: an exponential ON-OFF source at `peak` while ON, served with

@@ -157,6 +157,8 @@ pub fn validate(s: &Scenario) -> R {
             }
         }
         tcp(&format!("{p}.tcp"), &c.tcp.over(&s.defaults.tcp))?;
+        let access = c.access.rate.unwrap_or(s.defaults.link_rate);
+        abr(&format!("{p}.abr"), &c.abr.over(&s.defaults.abr), Some(&c.abr), access)?;
     }
     if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
         return err("measure.interval", "must be 0 (off) or at least 1us");

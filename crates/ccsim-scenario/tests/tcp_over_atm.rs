@@ -110,3 +110,33 @@ fn n_source_15_shares_the_link() {
     assert!(f(&v["efficiency"]) > 0.95, "efficiency {}", v["efficiency"]);
     assert!(f(&v["fairness_index"]) > 0.95, "fairness {}", v["fairness_index"]);
 }
+
+/// TCP over ABR: the adapter's source paces the cells at ACR, so ERICA (U = 0.95) holds the
+/// switch queue down and the flows share without loss: each of two greedy connections gets
+/// U × C / 2 of cells, carried as whole 23-cell frames of 1024 payload bytes (RM cells take
+/// one cell in Nrm = 32).
+#[test]
+fn tcp_over_abr_shares_by_erica_without_loss() {
+    let s = json!({
+        "name": "test/tcp-over-abr",
+        "run": {"duration": "4s", "measure_from": "2s"},
+        "defaults": {"link_rate": "155.52Mbps", "sonet_payload": true, "link_delay": "1ms", "buffer": "1000cells",
+                     "algorithm": {"type": "erica", "target_utilization": 0.95},
+                     "abr": {"pcr": "149.76Mbps", "icr": "10Mbps", "rif": 1.0},
+                     "tcp": {"variant": "reno", "mss": "1024B", "window": "600000B"}},
+        "switch": [{"name": "SW1"}, {"name": "SW2"}],
+        "link": [{"name": "L1", "between": ["SW1", "SW2"]}],
+        "connection": [{"name": "T", "count": 2, "route": ["SW1", "SW2"], "transport": "abr"}],
+    });
+    let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true);
+    let want = 0.95 * CELL_RATE / 2.0 * (31.0 / 32.0) / DATA_CELLS * 1024.0 * 8.0 / 1e6;
+    for c in v["connections"].as_array().unwrap() {
+        let g = f(&c["goodput_mbps"]);
+        assert!((g - want).abs() / want < 0.05, "{}: {g:.2} vs {want:.2} Mb/s", c["name"]);
+        assert_eq!(c["retransmits"], 0);
+    }
+    assert_eq!(port(&v, "SW1->SW2")["drops"], 0);
+}

@@ -101,6 +101,10 @@ pub struct AbrSource {
     misbehaviour: Misbehaviour,
     /// The DEBRA bid (cells/s) when `p.bidding`.
     bid: f64,
+    /// Data cells waiting in the adapter; `None` for a greedy source that always has data.
+    waiting: Option<u64>,
+    /// Nothing to send at the last in-rate opportunity: pacing stops until data arrives.
+    idle: bool,
     // Time integral of ACR (cells), for exact time averages.
     acr_area: f64,
     acr_since: SimTime,
@@ -131,10 +135,37 @@ impl AbrSource {
             counters: SourceCounters::default(),
             misbehaviour: Misbehaviour::None,
             bid: 0.0,
+            waiting: None,
+            idle: false,
             acr_area: 0.0,
             acr_since: SimTime::ZERO,
             p,
         }
+    }
+
+    /// A source fed by an adapter (TCP over ABR) instead of a greedy application: it sends a
+    /// data cell only when one is waiting (rule 3c) and stops pacing when none is.
+    pub fn with_backlog(mut self) -> Self {
+        self.waiting = Some(0);
+        self
+    }
+
+    /// `n` data cells arrived in the adapter; returns a new wake-up time if pacing resumes.
+    pub fn data_arrived(&mut self, now: SimTime, n: u64) -> Option<SimTime> {
+        if let Some(w) = &mut self.waiting {
+            *w += n;
+        }
+        if self.idle && n > 0 {
+            self.idle = false;
+            self.next_in_rate = self.next_in_rate.max(now);
+            return self.next_wake(now);
+        }
+        None
+    }
+
+    /// Data cells waiting in the adapter (zero for greedy sources).
+    pub fn waiting(&self) -> u64 {
+        self.waiting.unwrap_or(0)
     }
 
     pub fn with_misbehaviour(mut self, m: Misbehaviour) -> Self {
@@ -221,7 +252,7 @@ impl AbrSource {
         if !self.running {
             return None;
         }
-        let mut wake = if self.sending_rate(now) > 0.0 { self.next_in_rate } else { SimTime::MAX };
+        let mut wake = if self.sending_rate(now) > 0.0 && !self.idle { self.next_in_rate } else { SimTime::MAX };
         // Rule 11: with ACR below TCR, an out-of-rate FRM at most every 1/TCR.
         if self.acr < self.p.tcr && self.p.tcr > 0.0 {
             let oor = self.last_any + SimDuration::from_secs_f64(1.0 / self.p.tcr);
@@ -245,8 +276,10 @@ impl AbrSource {
                 self.set_acr(now, rate);
             }
         }
-        let cell = if self.sending_rate(now) > 0.0 && now >= self.next_in_rate {
-            Some(self.send_in_rate(now))
+        let cell = if self.sending_rate(now) > 0.0 && now >= self.next_in_rate && !self.idle {
+            let c = self.send_in_rate(now);
+            self.idle = c.is_none();
+            c
         } else if self.acr < self.p.tcr
             && now >= self.last_any + SimDuration::from_secs_f64(1.0 / self.p.tcr)
         {
@@ -257,18 +290,23 @@ impl AbrSource {
         (cell, self.next_wake(now))
     }
 
-    fn send_in_rate(&mut self, now: SimTime) -> Cell {
+    fn send_in_rate(&mut self, now: SimTime) -> Option<Cell> {
         // Rule 3: an FRM first, after Nrm-1 other cells, or on the Trm timer after Mrm cells.
         let frm_due = self.first
             || self.cells_since_frm >= self.p.nrm.saturating_sub(1)
             || (self.cells_since_frm >= self.p.mrm && now.saturating_since(self.last_frm) >= self.p.trm);
         let cell = if frm_due {
             self.build_frm(now)
-        } else {
-            // Rules 4 and 12: CLP = 0, EFCI = 0.
+        } else if self.waiting.is_none_or(|n| n > 0) {
+            // Rule 3c, with rules 4 and 12: CLP = 0, EFCI = 0.
+            if let Some(n) = &mut self.waiting {
+                *n -= 1;
+            }
             self.cells_since_frm += 1;
             self.counters.data_sent += 1;
             Cell::data(self.vc)
+        } else {
+            return None;
         };
         self.last_in_rate = now;
         self.last_any = now;
@@ -276,7 +314,7 @@ impl AbrSource {
         let whole = step.floor();
         self.pacing_frac = step - whole;
         self.next_in_rate = now + SimDuration::from_ps(whole.min(u64::MAX as f64) as u64);
-        cell
+        Some(cell)
     }
 
     fn build_frm(&mut self, now: SimTime) -> Cell {
@@ -551,6 +589,25 @@ mod tests {
         let cells = run(&mut s, 3);
         assert_eq!(cells[1].0, us(50)); // 2 × 10 000 cells/s
         assert_eq!(cells[0].1.ccr as f64, 10_000.0); // reports the ACR
+    }
+
+    // --- sources fed by an adapter ----------------------------------------------------------
+
+    #[test]
+    fn a_backlogged_source_sends_only_waiting_data_and_resumes_when_data_arrives() {
+        let mut s = AbrSource::new(VcId(0), params(), SimTime::ZERO, SimTime::MAX).with_backlog();
+        s.start(SimTime::ZERO);
+        assert_eq!(s.data_arrived(SimTime::ZERO, 2), None);
+        let cells = run(&mut s, 10);
+        // FRM first, then the two waiting data cells, then idle.
+        let kinds: Vec<CellKind> = cells.iter().map(|(_, c)| c.kind).collect();
+        assert_eq!(kinds, [CellKind::Frm, CellKind::Data, CellKind::Data]);
+        assert_eq!(s.next_wake(us(300)), None, "idle sources stop pacing");
+        // Data arrives at 1 ms: pacing resumes at once.
+        assert_eq!(s.data_arrived(us(1000), 1), Some(us(1000)));
+        let (c, _) = s.on_wake(us(1000));
+        assert_eq!(c.unwrap().kind, CellKind::Data);
+        assert_eq!(s.waiting(), 0);
     }
 
     // --- re-pacing on a rate change -----------------------------------------------------------
