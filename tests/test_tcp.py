@@ -44,3 +44,21 @@ def test_cwnd_series_and_plot(tmp_path):
     assert all(a <= b for a, b in zip(t1, t1[1:]))
     out = r.write(tmp_path / "o")
     assert (out / "cwnd.png").exists() and (out / "cwnd.parquet").exists()
+
+
+def test_sweep_collects_tcp_metrics(tmp_path):
+    from ccsim.sweeps.driver import run_sweep
+
+    plan = {
+        "name": "tcp-metrics",
+        "scenario": "gfr/n-source-15-epd",
+        "seed": 1,
+        "replications": 1,
+        "metrics": ["efficiency", "sum(connections.retransmits)", "connections[T1].goodput_mbps", "series.cwnd[T1]"],
+        "set": {"run.duration": "1s", "run.measure_from": "500ms", "connection[0].count": 3},
+        "axis": [{"path": "defaults.buffer", "values": [500, 5000]}],
+    }
+    df = run_sweep(plan, executor="local", workers=1, out=tmp_path / "s").frame
+    assert df.height == 2
+    assert (df["connections[T1].goodput_mbps"] > 0).all()
+    assert (df["series.cwnd[T1]"] >= 1024).all()

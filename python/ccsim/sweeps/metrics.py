@@ -5,12 +5,13 @@ Syntax (``docs/sweeps.md``):
 - ``NAME``: a top-level number of the summary (``fairness_index``, ``events``, ``cell_hops``,
   ``sim_time_s``).
 - ``AGG(TABLE.FIELD)``: an aggregate over every row of a summary table; AGG is ``mean``, ``sum``,
-  ``min`` or ``max``; TABLE is ``sources``, ``ports`` or ``links`` (``mean(sources.acr_mbps)``).
+  ``min`` or ``max``; TABLE is ``sources``, ``connections``, ``ports`` or ``links``
+  (``mean(sources.acr_mbps)``, ``sum(connections.retransmits)``).
 - ``TABLE[ROW].FIELD``: one named row (``sources[S1].acr_mbps``, ``ports[SW1->SW2].mean_queue_cells``,
   ``links[L1 (SW1->SW2)].utilization``).
 - ``series.KIND[NAME]``: the time average of a recorded series after warm-up deletion (MSER-5),
-  with a batch-means confidence interval of its own; KIND is ``acr`` (source), ``queue`` (port) or
-  ``utilization`` (link). Adds the columns ``<metric>:half_width`` and ``<metric>:warmup_s``.
+  with a batch-means confidence interval of its own; KIND is ``acr`` (source), ``queue`` (port),
+  ``utilization`` (link), ``cwnd`` or ``ssthresh`` (TCP connection). Adds the columns ``<metric>:half_width`` and ``<metric>:warmup_s``.
 
 Names are checked when the plan is read; a row name is checked against each run's result (and
 the error lists the names that exist).
@@ -25,15 +26,24 @@ from typing import Any
 
 import numpy as np
 
-TOP = ("fairness_index", "events", "cell_hops", "sim_time_s")
+TOP = ("fairness_index", "events", "cell_hops", "sim_time_s", "goodput_mbps_total", "efficiency",
+       "connections_fairness_index")
 FIELDS = {
     "sources": ("acr_mbps", "rate_mbps", "maxmin_mbps", "final_acr_mbps", "cells_sent", "cells_received",
                 "cells_dropped", "clr", "window_clr"),
     "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "drops"),
     "links": ("utilization", "rate_mbps"),
+    "connections": ("goodput_mbps", "max_goodput_mbps", "delivered_bytes", "segments_sent", "retransmits",
+                    "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost"),
 }
 AGGS = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max}
-SERIES = {"acr": ("source", "acr_mbps"), "queue": ("port", "queue_cells"), "utilization": ("link", "utilization")}
+SERIES = {
+    "acr": ("source", "acr_mbps"),
+    "queue": ("port", "queue_cells"),
+    "utilization": ("link", "utilization"),
+    "cwnd": ("connection", "cwnd_bytes"),
+    "ssthresh": ("connection", "ssthresh_bytes"),
+}
 
 _AGG_RE = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")
 _ROW_RE = re.compile(r"^(\w+)\[(.+)\]\.(\w+)$")
