@@ -80,7 +80,8 @@ pub enum ClockSpec {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
-    /// `jacobson88`, `tahoe`, `reno`, `newreno` or `sack` (default `reno`).
+    /// `jacobson88`, `tahoe`, `reno`, `newreno`, `sack` (RFC 6675) or `sack1` (Fall & Floyd)
+    /// (default `reno`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
     /// Maximum segment size, payload bytes (default 1460B).
@@ -170,7 +171,7 @@ impl TcpSpec {
         let name = self.variant_name();
         let sender = TcpSender::new(cfg, tcp::variant(name).expect("validated variant"));
         let delayed = self.delayed_ack.map_or(DelayedAck::Off, |t| DelayedAck::After(t.0));
-        let receiver = TcpReceiver::new(window, name == "sack", delayed, mss);
+        let receiver = TcpReceiver::new(window, name.starts_with("sack"), delayed, mss);
         (sender, receiver)
     }
 }
@@ -180,7 +181,7 @@ crate::types::overlay!(TcpSpec {
     reno_bugfix, llc_snap, app_bytes,
 });
 
-pub const TCP_VARIANTS: [&str; 5] = ["jacobson88", "tahoe", "reno", "newreno", "sack"];
+pub const TCP_VARIANTS: [&str; 6] = ["jacobson88", "tahoe", "reno", "newreno", "sack", "sack1"];
 
 /// A greedy TCP bulk transfer over UBR (or a group of `count` identical ones).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]

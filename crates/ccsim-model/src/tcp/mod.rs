@@ -23,7 +23,8 @@ pub use segment::{Ack, Block, Segment, HEADER_BYTES, MAX_SACK_BLOCKS};
 pub use sender::{AckKind, AnyTcp, CongestionControl, Core, SenderStats, TcpConfig, TcpSender};
 pub use tahoe::Tahoe;
 
-/// Variant by name: `jacobson88`, `tahoe`, `reno`, `newreno`, `sack`.
+/// Variant by name: `jacobson88`, `tahoe`, `reno`, `newreno`, `sack` (RFC 6675) or `sack1`
+/// (SACK with Fall & Floyd's recovery).
 pub fn variant(name: &str) -> Option<AnyTcp> {
     Some(match name {
         "jacobson88" => AnyTcp::Tahoe(Tahoe { fast_retransmit: false }),
@@ -31,6 +32,7 @@ pub fn variant(name: &str) -> Option<AnyTcp> {
         "reno" => AnyTcp::Reno(Reno),
         "newreno" => AnyTcp::NewReno(NewReno),
         "sack" => AnyTcp::Sack(Sack::default()),
+        "sack1" => AnyTcp::Sack(Sack::fall_floyd()),
         _ => return None,
     })
 }

@@ -3,6 +3,10 @@
 //! above it are SACKed, and during recovery the sender keeps `pipe` (its estimate of data in
 //! the network) at cwnd, sending lost segments first, then new data, then other holes. So
 //! exactly the lost segments are retransmitted. A timeout clears the scoreboard (tcp.md §4.2).
+//!
+//! With `fall_floyd` the recovery is Fall & Floyd's "sack1" (CCR 1996, tcp.md §5.6): halve cwnd,
+//! estimate `pipe = FlightSize − 3·SMSS`, subtract one segment per duplicate ACK and two per
+//! partial ACK, and send holes first, then new data, whenever `pipe < cwnd`.
 
 use super::segment::{Ack, Segment};
 use super::sender::{AckKind, CongestionControl, Core};
@@ -19,9 +23,18 @@ struct Slot {
 #[derive(Clone, Debug, Default)]
 pub struct Sack {
     board: VecDeque<Slot>,
+    /// Fall & Floyd's sack1 recovery instead of RFC 6675's.
+    pub fall_floyd: bool,
+    /// sack1's running estimate of the data in the network, bytes.
+    ff_pipe: f64,
 }
 
 impl Sack {
+    /// SACK with Fall & Floyd's sack1 recovery.
+    pub fn fall_floyd() -> Self {
+        Sack { fall_floyd: true, ..Sack::default() }
+    }
+
     fn sync(&mut self, c: &Core) {
         let n = (c.snd_max - c.snd_una).div_ceil(c.cfg.smss as u64) as usize;
         self.board.resize(n, Slot::default());
@@ -83,22 +96,50 @@ impl Sack {
         (0..self.board.len()).find(|&i| hole(i))
     }
 
+    /// sack1: the first hole below the highest SACKed segment not yet resent, else new data.
+    fn ff_next(&self, c: &Core) -> Option<usize> {
+        if let Some(top) = self.board.iter().rposition(|s| s.sacked) {
+            if let Some(i) = (0..top).find(|&i| !self.board[i].sacked && !self.board[i].retransmitted) {
+                return Some(i);
+            }
+        }
+        let new_fits = c.app_left(c.snd_max) > 0 && (c.snd_max - c.snd_una + c.cfg.smss as u64) <= c.rwnd;
+        new_fits.then_some(self.board.len())
+    }
+
     fn recovery_send(&mut self, c: &mut Core, now: SimTime, out: &mut Vec<Segment>) {
+        if self.fall_floyd {
+            while self.ff_pipe < c.cwnd {
+                let Some(i) = self.ff_next(c) else { break };
+                if !self.send_slot(c, i, now, out) {
+                    break;
+                }
+                self.ff_pipe += c.smss();
+            }
+            return;
+        }
         let mut pipe = self.pipe(c);
         while c.cwnd - pipe >= c.smss() {
             let Some(i) = self.next_seg(c) else { break };
-            let seq = Self::seq_of(c, i);
-            if !c.emit(now, seq, out) {
+            if !self.send_slot(c, i, now, out) {
                 break;
-            }
-            if i < self.board.len() {
-                self.board[i].retransmitted = true;
-            } else {
-                c.snd_nxt = c.snd_max;
-                self.sync(c);
             }
             pipe += c.smss();
         }
+    }
+
+    /// Sends slot `i` (a retransmission) or, past the board, new data; false if nothing went.
+    fn send_slot(&mut self, c: &mut Core, i: usize, now: SimTime, out: &mut Vec<Segment>) -> bool {
+        if !c.emit(now, Self::seq_of(c, i), out) {
+            return false;
+        }
+        if i < self.board.len() {
+            self.board[i].retransmitted = true;
+        } else {
+            c.snd_nxt = c.snd_max;
+            self.sync(c);
+        }
+        true
     }
 }
 
@@ -121,6 +162,8 @@ impl CongestionControl for Sack {
                     }
                     c.send_window(now, out);
                 } else {
+                    // sack1: the partial ACK took the original and its retransmission out.
+                    self.ff_pipe -= 2.0 * c.smss();
                     self.recovery_send(c, now, out);
                 }
                 return;
@@ -132,6 +175,9 @@ impl CongestionControl for Sack {
         }
         self.mark(c, ack.blocks());
         if c.in_recovery {
+            if kind == AckKind::Duplicate {
+                self.ff_pipe -= c.smss();
+            }
             self.recovery_send(c, now, out);
             return;
         }
@@ -142,9 +188,17 @@ impl CongestionControl for Sack {
                 c.stats.fast_retransmits += 1;
                 c.in_recovery = true;
                 c.recover = c.snd_max;
-                c.ssthresh = c.halved();
+                if self.fall_floyd {
+                    c.ssthresh = (c.cwnd / 2.0).max(2.0 * c.smss());
+                    self.ff_pipe = c.flight_size() as f64 - 3.0 * c.smss();
+                } else {
+                    c.ssthresh = c.halved();
+                }
                 c.cwnd = c.ssthresh;
                 c.retransmit_first(now, out);
+                if self.fall_floyd {
+                    self.ff_pipe += c.smss();
+                }
                 if let Some(s) = self.board.front_mut() {
                     s.retransmitted = true;
                 }

@@ -277,6 +277,7 @@ impl AnyTcp {
             AnyTcp::Tahoe(_) => "tahoe",
             AnyTcp::Reno(_) => "reno",
             AnyTcp::NewReno(_) => "newreno",
+            AnyTcp::Sack(s) if s.fall_floyd => "sack1",
             AnyTcp::Sack(_) => "sack",
         }
     }

@@ -33,7 +33,7 @@ const MSS: u32 = 1000;
 
 impl Net {
     fn new(variant: &str, cfg: TcpConfig, rate_bps: u64, one_way: SimDuration) -> Net {
-        let sack = variant == "sack";
+        let sack = variant.starts_with("sack");
         Net {
             r: TcpReceiver::new(cfg.max_window, sack, DelayedAck::Off, cfg.smss),
             s: TcpSender::new(cfg, super::variant(variant).unwrap()),
@@ -220,6 +220,16 @@ fn sack_retransmits_exactly_the_lost_segments() {
     let mut r = n.retransmitted();
     r.sort();
     assert_eq!(r, [LOST, LOST + 3000, LOST + 6000]);
+}
+
+#[test]
+fn fall_floyd_sack1_also_retransmits_exactly_the_lost_segments() {
+    let n = lossy("sack1", &THREE);
+    assert_eq!(n.s.stats().timeouts, 0);
+    let mut r = n.retransmitted();
+    r.sort();
+    assert_eq!(r, [LOST, LOST + 3000, LOST + 6000]);
+    assert_eq!(n.s.variant(), "sack1");
 }
 
 #[test]
