@@ -6,7 +6,6 @@
 //! `hop = i` and arrives at node i+1; a backward cell on `rev_ports[i]` arrives at node i.
 //! No table look-up by node is needed on the per-cell path.
 
-use crate::abr::switch::PortView;
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::port::AnyBufferPolicy;
 use crate::tcp::{SenderStats, TcpReceiver, TcpSender};
@@ -498,21 +497,35 @@ impl World {
                 }
             }
         }
-        for mut c in cells.drain(..) {
-            let vc = &mut self.vcs[v.index()];
-            let port = if forward {
-                vc.books.fwd_sent += 1;
-                vc.books.data_sent += 1;
-                c.hop = 0;
-                vc.fwd_ports[0]
+        for c in cells.drain(..) {
+            if forward {
+                self.send_forward(v, c);
             } else {
-                vc.books.bwd_sent += 1;
-                let last = vc.rev_ports.len() - 1;
-                c.hop = last as u16;
-                vc.rev_ports[last]
-            };
-            self.enqueue(port, c);
+                self.send_backward(v, c);
+            }
         }
+    }
+
+    /// A cell leaves the VC's source host, counted in its books.
+    fn send_forward(&mut self, v: VcId, mut c: Cell) {
+        let vc = &mut self.vcs[v.index()];
+        vc.books.fwd_sent += 1;
+        if c.kind == CellKind::Data {
+            vc.books.data_sent += 1;
+        }
+        c.hop = 0;
+        let port = vc.fwd_ports[0];
+        self.enqueue(port, c);
+    }
+
+    /// A cell leaves the VC's destination host towards the source, counted in its books.
+    fn send_backward(&mut self, v: VcId, mut c: Cell) {
+        let vc = &mut self.vcs[v.index()];
+        vc.books.bwd_sent += 1;
+        let last = vc.rev_ports.len() - 1;
+        c.hop = last as u16;
+        let port = vc.rev_ports[last];
+        self.enqueue(port, c);
     }
 
     /// Keeps exactly one live timer event per TCP connection.
@@ -577,12 +590,7 @@ impl World {
             self.queue.push(t, Event::SourceWake(v, gen));
         }
         if let Some(cell) = cell {
-            vc.books.fwd_sent += 1;
-            if cell.kind == CellKind::Data {
-                vc.books.data_sent += 1;
-            }
-            let port = vc.fwd_ports[0];
-            self.enqueue(port, cell);
+            self.send_forward(v, cell);
         }
     }
 
@@ -612,27 +620,10 @@ impl World {
                 if cell.kind == CellKind::Data {
                     vc.books.data_delivered += 1;
                 }
-                match &mut vc.ends {
-                    Ends::Abr { dest, .. } => {
-                        if let Some(mut brm) = dest.on_cell(&cell) {
-                            vc.books.bwd_sent += 1;
-                            let last = vc.rev_ports.len() - 1;
-                            brm.hop = last as u16;
-                            let port = vc.rev_ports[last];
-                            self.enqueue(port, brm);
-                        }
-                    }
-                    Ends::Tcp(t) if cell.kind == CellKind::Frm => {
-                        // TCP over ABR: the destination end system turns the FRM around.
-                        let Some(a) = t.abr.as_mut() else { return };
-                        if let Some(mut brm) = a.dest.on_cell(&cell) {
-                            vc.books.bwd_sent += 1;
-                            let last = vc.rev_ports.len() - 1;
-                            brm.hop = last as u16;
-                            let port = vc.rev_ports[last];
-                            self.enqueue(port, brm);
-                        }
-                    }
+                let brm = match &mut vc.ends {
+                    Ends::Abr { dest, .. } => dest.on_cell(&cell),
+                    // TCP over ABR: the destination end system turns the FRM around.
+                    Ends::Tcp(t) if cell.kind == CellKind::Frm => t.abr.as_mut().and_then(|a| a.dest.on_cell(&cell)),
                     Ends::Tcp(t) => {
                         if let Some(a) = t.abr.as_mut() {
                             a.dest.on_cell(&cell);
@@ -642,16 +633,19 @@ impl World {
                         self.tcp_emit(cell.vc, &mut bwd, false);
                         self.scratch_bwd = bwd;
                         self.schedule_tcp(cell.vc);
+                        None
                     }
-                    Ends::Vbr(_) => {}
+                    Ends::Vbr(_) => None,
+                };
+                if let Some(brm) = brm {
+                    self.send_backward(cell.vc, brm);
                 }
             } else {
                 cell.hop = node as u16;
                 let out = vc.fwd_ports[node];
                 let abr = vc.abr;
                 let port = &mut self.ports[out.index()];
-                port.sync(self.now);
-                let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+                let view = port.view(self.now);
                 if cell.high_priority() {
                     if let Some(scheme) = port.scheme.as_mut() {
                         scheme.on_background_cell(&view);
@@ -700,8 +694,7 @@ impl World {
                 let out = vc.rev_ports[node - 1];
                 if cell.kind == CellKind::Brm {
                     let port = &mut self.ports[fwd.index()];
-                    port.sync(self.now);
-                    let view = PortView { now: self.now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+                    let view = port.view(self.now);
                     if let Some(scheme) = port.scheme.as_mut() {
                         scheme.on_brm(cell.vc, &mut cell, &view);
                     }
@@ -746,8 +739,7 @@ impl World {
     fn on_scheme_timer(&mut self, p: PortId) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
-        port.sync(now);
-        let view = PortView { now, queue_len: port.buffer.len(), link_rate: port.cell_rate() };
+        let view = port.view(now);
         let Some(scheme) = port.scheme.as_mut() else { return };
         if let Some(due) = scheme.timer_due() {
             if now >= due {

@@ -20,7 +20,7 @@ pub mod policy;
 pub use buffer::{DropReason, PortBuffer, VcBooks};
 pub use policy::AnyBufferPolicy;
 
-use crate::abr::switch::AnyAbrSwitch;
+use crate::abr::switch::{AnyAbrSwitch, PortView};
 use crate::cell::{Cell, CELL_BITS};
 use crate::ids::NodeId;
 use ccsim_engine::{SimDuration, SimTime, TxClock};
@@ -163,6 +163,13 @@ impl Port {
             self.departed += 1;
             self.queue.record(dep, self.buffer.len());
         }
+    }
+
+    /// Applies departures up to `now` and returns what a switch scheme may see of the port.
+    #[inline]
+    pub fn view(&mut self, now: SimTime) -> PortView {
+        self.sync(now);
+        PortView { now, queue_len: self.buffer.len(), link_rate: self.cell_rate() }
     }
 
     pub fn is_event_scheduled(&self) -> bool {

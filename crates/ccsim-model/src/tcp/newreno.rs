@@ -22,10 +22,7 @@ impl CongestionControl for NewReno {
             }
             AckKind::New if c.in_recovery => {
                 c.advance(now, ack.ack);
-                c.cwnd = c.ssthresh.min(c.flight_size() as f64 + c.smss());
-                c.in_recovery = false;
-                c.dupacks = 0;
-                c.send_window(now, out);
+                c.leave_recovery(c.ssthresh.min(c.flight_size() as f64 + c.smss()), now, out);
             }
             AckKind::New => c.on_new_ack_open(now, ack.ack, out),
             AckKind::Duplicate => on_duplicate(c, now, out),

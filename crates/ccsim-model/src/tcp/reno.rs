@@ -40,10 +40,7 @@ impl CongestionControl for Reno {
             AckKind::New if c.in_recovery => {
                 c.advance(now, ack.ack);
                 // Deflate; no further growth on the ACK that ends recovery (as ns-2 Reno).
-                c.cwnd = c.ssthresh;
-                c.in_recovery = false;
-                c.dupacks = 0;
-                c.send_window(now, out);
+                c.leave_recovery(c.ssthresh, now, out);
             }
             AckKind::New => c.on_new_ack_open(now, ack.ack, out),
             AckKind::Duplicate => on_duplicate(c, now, out),

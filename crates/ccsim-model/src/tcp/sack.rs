@@ -154,13 +154,10 @@ impl CongestionControl for Sack {
             self.mark(c, ack.blocks());
             if c.in_recovery {
                 if ack.ack >= c.recover {
-                    c.in_recovery = false;
-                    c.dupacks = 0;
-                    c.cwnd = c.ssthresh;
                     for s in &mut self.board {
                         s.retransmitted = false;
                     }
-                    c.send_window(now, out);
+                    c.leave_recovery(c.ssthresh, now, out);
                 } else {
                     // sack1: the partial ACK took the original and its retransmission out.
                     self.ff_pipe -= 2.0 * c.smss();

@@ -221,6 +221,14 @@ impl Core {
         self.send_window(now, out);
     }
 
+    /// Loss recovery ends with the window `cwnd` (after `advance`): resume normal sending.
+    pub fn leave_recovery(&mut self, cwnd: f64, now: SimTime, out: &mut Vec<Segment>) {
+        self.cwnd = cwnd;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.send_window(now, out);
+    }
+
     /// Common part of every new ACK: RTT sample, snd_una, timer.
     pub fn advance(&mut self, now: SimTime, ack: u64) -> u64 {
         let acked = ack - self.snd_una;
