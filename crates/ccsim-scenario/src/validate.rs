@@ -1,7 +1,7 @@
 //! Semantic checks that serde cannot express. Each error names the field and the rule.
 
 use crate::error::ScenarioError;
-use crate::types::{AbrSpec, AlgorithmSpec, Scenario};
+use crate::types::{AbrSpec, AccessSpec, AlgorithmSpec, Scenario};
 use crate::transport::{BufferPolicySpec, ClockSpec, TcpSpec, TCP_VARIANTS};
 use crate::units::Rate;
 use std::collections::{HashMap, HashSet};
@@ -94,6 +94,7 @@ pub fn validate(s: &Scenario) -> R {
             claim(&name, format!("{p}.name"))?;
             claim(&dest, format!("{p}.destination"))?;
         }
+        host_links(&p, &bg.access, &bg.egress)?;
         if bg.peak.bps() < 1.0 {
             return err(format!("{p}.peak"), "must be > 0");
         }
@@ -118,11 +119,7 @@ pub fn validate(s: &Scenario) -> R {
                 return err(format!("{p}.stop"), "must be after start");
             }
         }
-        for (k, acc) in [("access", &src.access), ("egress", &src.egress)] {
-            if acc.rate.is_some_and(|r| r.bps() < 1.0) {
-                return err(format!("{p}.{k}.rate"), "must be > 0");
-            }
-        }
+        host_links(&p, &src.access, &src.egress)?;
         let access = src.access.rate.unwrap_or(s.defaults.link_rate);
         abr(&format!("{p}.abr"), &src.abr.over(&s.defaults.abr), Some(&src.abr), access)?;
         if let Some(crate::types::MisbehaviourSpec::DishonestGreedy { multiplier, period, .. }) = &src.misbehaviour {
@@ -151,11 +148,7 @@ pub fn validate(s: &Scenario) -> R {
             claim(&name, format!("{p}.name"))?;
             claim(&dest, format!("{p}.destination"))?;
         }
-        for (k, acc) in [("access", &c.access), ("egress", &c.egress)] {
-            if acc.rate.is_some_and(|r| r.bps() < 1.0) {
-                return err(format!("{p}.{k}.rate"), "must be > 0");
-            }
-        }
+        host_links(&p, &c.access, &c.egress)?;
         tcp(&format!("{p}.tcp"), &c.tcp.over(&s.defaults.tcp))?;
         let access = c.access.rate.unwrap_or(s.defaults.link_rate);
         abr(&format!("{p}.abr"), &c.abr.over(&s.defaults.abr), Some(&c.abr), access)?;
@@ -177,6 +170,16 @@ pub fn validate(s: &Scenario) -> R {
         let a: AlgorithmSpec = serde_path_to_error::deserialize(serde_json::Value::Object(t))
             .map_err(|e| ScenarioError::new(format!("schemes.{name}.{}", e.path()), e.inner().to_string()))?;
         algorithm(&format!("schemes.{name}"), &a)?;
+    }
+    Ok(())
+}
+
+/// A host's own links need a positive rate when they set one.
+fn host_links(p: &str, access: &AccessSpec, egress: &AccessSpec) -> R {
+    for (k, acc) in [("access", access), ("egress", egress)] {
+        if acc.rate.is_some_and(|r| r.bps() < 1.0) {
+            return err(format!("{p}.{k}.rate"), "must be > 0");
+        }
     }
     Ok(())
 }
