@@ -8,6 +8,8 @@ use crate::ids::VcId;
 
 /// Bits in one cell (5-byte header + 48-byte payload).
 pub const CELL_BITS: u64 = 424;
+/// Bytes in one cell.
+pub const CELL_BYTES: u16 = 53;
 
 /// Converts a line rate in Mb/s into cells per second (abr.md §1: Mbps = cells/s × 424 / 1e6).
 #[inline]
@@ -68,8 +70,11 @@ pub struct Cell {
     pub hop: u16,
     pub kind: CellKind,
     pub flags: Flags,
-    /// AAL5 frame number within the VC and direction (data cells of packet traffic).
-    pub frame: u32,
+    /// AAL5 frame (or IP packet) number within the VC and direction, wrapping: only frames
+    /// in flight at the same time must differ.
+    pub frame: u16,
+    /// Bytes on the wire: 53 for an ATM cell, the IP packet's length on an IP link.
+    pub size: u16,
     /// Explicit rate, cells/s (RM cells only; switches may only lower it).
     pub er: f32,
     /// Current cell rate written by the source, cells/s (RM cells only).
@@ -80,7 +85,7 @@ pub struct Cell {
 
 impl Cell {
     pub fn data(vc: VcId) -> Cell {
-        Cell { vc, hop: 0, kind: CellKind::Data, flags: Flags::default(), frame: 0, er: 0.0, ccr: 0.0, mcr: 0.0 }
+        Cell { vc, hop: 0, kind: CellKind::Data, flags: Flags::default(), frame: 0, size: CELL_BYTES, er: 0.0, ccr: 0.0, mcr: 0.0 }
     }
 
     pub fn frm(vc: VcId, er: f64, ccr: f64, mcr: f64) -> Cell {
@@ -90,10 +95,28 @@ impl Cell {
             kind: CellKind::Frm,
             flags: Flags::default(),
             frame: 0,
+            size: CELL_BYTES,
             er: er as f32,
             ccr: ccr as f32,
             mcr: mcr as f32,
         }
+    }
+
+    /// An IP packet of `bytes` on the wire (one item on an IP link), with the end-of-frame
+    /// mark so that hosts treat it as a one-item frame.
+    pub fn packet(vc: VcId, kind: CellKind, number: u16, bytes: u16) -> Cell {
+        let mut c = Cell::data(vc);
+        c.kind = kind;
+        c.frame = number;
+        c.size = bytes;
+        c.flags.set(Flags::EOM, true);
+        c
+    }
+
+    /// Bits this item takes on the wire.
+    #[inline]
+    pub fn bits(&self) -> u64 {
+        self.size as u64 * 8
     }
 
     #[inline]

@@ -1,8 +1,10 @@
-//! TCP hosts on an ATM VC: the sender's and receiver's AAL5 adapters (ubr-gfr.md §6).
+//! TCP hosts on an ATM VC (the sender's and receiver's AAL5 adapters, ubr-gfr.md §6) or on
+//! IP links.
 //!
 //! A segment (payload + 40 bytes of TCP/IP header) becomes one AAL5 frame of
 //! `aal5::cells(..)` cells, the last marked end-of-frame; ACKs go back the same way on the
-//! reverse path. The UBR adapter hands every cell of a frame to the host's port at once: the
+//! reverse path. On IP links a segment is one packet of its own size, a one-item frame, so
+//! the same bookkeeping serves both. The UBR adapter hands every cell of a frame to the host's port at once: the
 //! port sends them at line rate and its buffer is the adapter buffer. Reassembly delivers a
 //! frame only if every one of its cells arrived and nothing of another frame got mixed in
 //! (what AAL5's length and CRC check would catch); otherwise the whole frame is lost.
@@ -18,8 +20,10 @@ use std::collections::VecDeque;
 /// Frames handed to the network and not yet resolved at the far end.
 #[derive(Clone, Debug)]
 struct Sar<T> {
-    next: u32,
-    in_flight: VecDeque<(u32, u32, T)>,
+    next: u16,
+    /// (frame number, items, what it carries). Numbers wrap: the frames in flight at one time
+    /// (at most a window of them) are far fewer than 65 536.
+    in_flight: VecDeque<(u16, u32, T)>,
 }
 
 impl<T: Copy> Sar<T> {
@@ -28,7 +32,7 @@ impl<T: Copy> Sar<T> {
     }
 
     /// Registers a frame of `n` cells; returns its number.
-    fn push(&mut self, n: u32, item: T) -> u32 {
+    fn push(&mut self, n: u32, item: T) -> u16 {
         let id = self.next;
         self.next = self.next.wrapping_add(1);
         self.in_flight.push_back((id, n, item));
@@ -36,7 +40,7 @@ impl<T: Copy> Sar<T> {
     }
 
     /// The frame `id` and its cell count; earlier frames never completed and are forgotten.
-    fn take(&mut self, id: u32) -> Option<(u32, T)> {
+    fn take(&mut self, id: u16) -> Option<(u32, T)> {
         while let Some(&(f, n, item)) = self.in_flight.front() {
             self.in_flight.pop_front();
             if f == id {
@@ -50,14 +54,14 @@ impl<T: Copy> Sar<T> {
 /// Cells since the last end-of-frame: which frame the first belonged to, and how many.
 #[derive(Clone, Debug, Default)]
 struct Reassembly {
-    first: Option<u32>,
+    first: Option<u16>,
     cells: u32,
 }
 
 impl Reassembly {
     /// On an end-of-frame cell: the frame number and whether only its own cells came since
     /// the previous end-of-frame (the count is checked by the caller).
-    fn on_cell(&mut self, cell: &Cell) -> Option<(u32, Option<u32>, u32)> {
+    fn on_cell(&mut self, cell: &Cell) -> Option<(u16, Option<u16>, u32)> {
         self.first.get_or_insert(cell.frame);
         self.cells += 1;
         if !cell.eom() {
@@ -90,12 +94,21 @@ pub struct AbrAdapter {
     pub backlog: VecDeque<Cell>,
 }
 
+/// What the hosts are attached to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HostLink {
+    /// An ATM VC through AAL5 adapters, with or without RFC 2684 LLC/SNAP encapsulation.
+    Atm { llc_snap: bool },
+    /// IP links: one packet per segment, sized by its IP length.
+    Ip,
+}
+
 #[derive(Clone, Debug)]
 pub struct TcpEnds {
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
     pub start: SimTime,
-    llc_snap: bool,
+    pub link: HostLink,
     data: Sar<Segment>,
     data_rx: Reassembly,
     acks: Sar<Ack>,
@@ -109,12 +122,12 @@ pub struct TcpEnds {
 }
 
 impl TcpEnds {
-    pub fn new(sender: TcpSender, receiver: TcpReceiver, start: SimTime, llc_snap: bool) -> Self {
+    pub fn new(sender: TcpSender, receiver: TcpReceiver, start: SimTime, link: HostLink) -> Self {
         TcpEnds {
             sender,
             receiver,
             start,
-            llc_snap,
+            link,
             data: Sar::new(),
             data_rx: Reassembly::default(),
             acks: Sar::new(),
@@ -127,9 +140,25 @@ impl TcpEnds {
         }
     }
 
-    /// Cells per full-size data segment (for efficiency figures).
+    /// Items on the wire per full-size data segment: cells, or one packet.
     pub fn cells_per_segment(&self) -> u32 {
-        aal5::cells(self.sender.core.cfg.smss + HEADER_BYTES, self.llc_snap)
+        self.items(self.sender.core.cfg.smss + HEADER_BYTES)
+    }
+
+    /// Bits on the wire per full-size data segment.
+    pub fn wire_bits_per_segment(&self) -> u64 {
+        match self.link {
+            HostLink::Atm { .. } => self.cells_per_segment() as u64 * crate::cell::CELL_BITS,
+            HostLink::Ip => (self.sender.core.cfg.smss + HEADER_BYTES) as u64 * 8,
+        }
+    }
+
+    /// Items a frame of `bytes` (IP length) takes on the wire.
+    fn items(&self, bytes: u32) -> u32 {
+        match self.link {
+            HostLink::Atm { llc_snap } => aal5::cells(bytes, llc_snap),
+            HostLink::Ip => 1,
+        }
     }
 
     pub fn timer_due(&self) -> Option<SimTime> {
@@ -139,7 +168,16 @@ impl TcpEnds {
         }
     }
 
-    fn frame_cells(vc: VcId, kind: CellKind, frame: u32, n: u32, out: &mut Vec<Cell>) {
+    /// The items of frame `frame`: `n` cells, or on IP links one packet of `bytes`.
+    fn frame_items(&self, vc: VcId, kind: CellKind, frame: u16, n: u32, bytes: u32, out: &mut Vec<Cell>) {
+        if self.link == HostLink::Ip {
+            out.push(Cell::packet(vc, kind, frame, bytes.min(u16::MAX as u32) as u16));
+            return;
+        }
+        Self::frame_cells(vc, kind, frame, n, out);
+    }
+
+    fn frame_cells(vc: VcId, kind: CellKind, frame: u16, n: u32, out: &mut Vec<Cell>) {
         for k in 0..n {
             let mut c = Cell::data(vc);
             c.kind = kind;
@@ -150,19 +188,21 @@ impl TcpEnds {
     }
 
     fn send_segments(&mut self, vc: VcId, fwd: &mut Vec<Cell>) {
-        for seg in self.segs.drain(..) {
-            let n = aal5::cells(seg.wire_bytes(), self.llc_snap);
+        let mut segs = std::mem::take(&mut self.segs);
+        for seg in segs.drain(..) {
+            let n = self.items(seg.wire_bytes());
             let id = self.data.push(n, seg);
             self.stats.frames_sent += 1;
-            Self::frame_cells(vc, CellKind::Data, id, n, fwd);
+            self.frame_items(vc, CellKind::Data, id, n, seg.wire_bytes(), fwd);
         }
+        self.segs = segs;
     }
 
     fn send_ack(&mut self, vc: VcId, ack: Ack, bwd: &mut Vec<Cell>) {
-        let n = aal5::cells(ack.wire_bytes(), self.llc_snap);
+        let n = self.items(ack.wire_bytes());
         let id = self.acks.push(n, ack);
         self.stats.ack_frames_sent += 1;
-        Self::frame_cells(vc, CellKind::BwdData, id, n, bwd);
+        self.frame_items(vc, CellKind::BwdData, id, n, ack.wire_bytes(), bwd);
     }
 
     /// The connection opens: the sender's first window.
@@ -218,7 +258,7 @@ mod tests {
             TcpSender::new(cfg, variant("reno").unwrap()),
             TcpReceiver::new(600_000, false, DelayedAck::Off, 1024),
             SimTime::ZERO,
-            true,
+            HostLink::Atm { llc_snap: true },
         )
     }
 
@@ -235,6 +275,25 @@ mod tests {
         }
         assert_eq!(bwd.len(), 2, "a 40-byte ACK with LLC/SNAP and trailer is 2 cells");
         assert_eq!(e.receiver.delivered, 1024);
+    }
+
+    #[test]
+    fn on_ip_links_a_segment_is_one_packet_of_its_ip_length() {
+        let cfg = TcpConfig::new(4096, 131_072);
+        let mut e = TcpEnds::new(
+            TcpSender::new(cfg, variant("reno").unwrap()),
+            TcpReceiver::new(131_072, false, DelayedAck::Off, 4096),
+            SimTime::ZERO,
+            HostLink::Ip,
+        );
+        let mut fwd = Vec::new();
+        e.start(SimTime::ZERO, VcId(0), &mut fwd);
+        assert_eq!((fwd.len(), fwd[0].size), (1, 4136));
+        assert_eq!(e.wire_bits_per_segment(), 4136 * 8);
+        let mut bwd = Vec::new();
+        e.on_data_cell(SimTime::ZERO, &fwd[0], &mut bwd);
+        assert_eq!((bwd.len(), bwd[0].size), (1, 40), "a pure ACK is one 40-byte packet");
+        assert_eq!(e.receiver.delivered, 4096);
     }
 
     #[test]

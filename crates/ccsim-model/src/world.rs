@@ -9,7 +9,7 @@
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::port::AnyBufferPolicy;
 use crate::tcp::{SenderStats, TcpReceiver, TcpSender};
-use crate::tcp_host::{AbrAdapter, HostStats, TcpEnds};
+use crate::tcp_host::{AbrAdapter, HostLink, HostStats, TcpEnds};
 use std::collections::VecDeque;
 use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
@@ -178,7 +178,10 @@ impl Vc {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NodeKind {
+    /// An ATM switch: cells.
     Switch,
+    /// An IP router: packets.
+    Router,
     Host,
 }
 
@@ -196,9 +199,14 @@ pub struct PortSpec {
     pub to: NodeId,
     pub rate_bps: u64,
     pub delay: ccsim_engine::SimDuration,
+    /// Capacity in cells, or in packets on an IP link.
     pub buffer_cells: u32,
     pub scheme: Option<crate::abr::switch::AnyAbrSwitch>,
     pub policy: AnyBufferPolicy,
+    /// An IP link: packets of their own sizes.
+    pub packets: bool,
+    /// Random Early Detection (IP router ports).
+    pub red: Option<crate::port::Red>,
 }
 
 /// A connection to create.
@@ -216,7 +224,7 @@ pub struct VcSpec {
 pub enum VcKind {
     Abr { params: AbrParams, misbehaviour: Misbehaviour },
     /// `abr`: run over ABR with these source parameters instead of UBR.
-    Tcp { sender: TcpSender, receiver: TcpReceiver, llc_snap: bool, abr: Option<AbrParams> },
+    Tcp { sender: TcpSender, receiver: TcpReceiver, link: HostLink, abr: Option<AbrParams> },
     Vbr { peak: f64, mean_on: SimDuration, mean_off: SimDuration, rng: RngStream },
 }
 
@@ -267,10 +275,12 @@ impl WorldBuilder {
     }
 
     pub fn add_port(&mut self, s: PortSpec) -> PortId {
-        let at_switch = self.nodes[s.from.index()].kind == NodeKind::Switch;
+        let at_switch = self.nodes[s.from.index()].kind != NodeKind::Host;
         let mut port =
             Port::new(s.name, s.link_name, s.from, s.to, s.rate_bps, s.delay, s.buffer_cells, self.n_vcs, s.scheme, at_switch);
         port.buffer = port.buffer.with_policy(s.policy, true);
+        port.packets = s.packets;
+        port.red = s.red;
         self.ports.push(port);
         PortId(self.ports.len() as u32 - 1)
     }
@@ -287,8 +297,8 @@ impl WorldBuilder {
                 },
                 true,
             ),
-            VcKind::Tcp { sender, receiver, llc_snap, abr } => {
-                let mut ends = TcpEnds::new(sender, receiver, s.start, llc_snap);
+            VcKind::Tcp { sender, receiver, link, abr } => {
+                let mut ends = TcpEnds::new(sender, receiver, s.start, link);
                 let over_abr = abr.is_some();
                 ends.abr = abr.map(|params| AbrAdapter {
                     dest: AbrDestination::new(params.bidding),
@@ -332,7 +342,7 @@ impl WorldBuilder {
             measure,
             rec: Recordings::default(),
             window: WindowSnapshot::default(),
-            last_port_departed: Vec::new(),
+            last_port_bits: Vec::new(),
             events: 0,
             cell_hops: 0,
             fingerprint: Fingerprint::default(),
@@ -342,7 +352,7 @@ impl WorldBuilder {
             scratch_fwd: Vec::new(),
             scratch_bwd: Vec::new(),
         };
-        w.last_port_departed = vec![0; w.ports.len()];
+        w.last_port_bits = vec![0; w.ports.len()];
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
             if vc.abr_source().is_some() || vc.background().is_some() {
@@ -374,7 +384,7 @@ pub struct World {
     pub measure: MeasureSpec,
     pub rec: Recordings,
     window: WindowSnapshot,
-    last_port_departed: Vec<u64>,
+    last_port_bits: Vec<u64>,
     events: u64,
     cell_hops: u64,
     fingerprint: Fingerprint,
@@ -402,8 +412,13 @@ impl World {
     pub fn events(&self) -> u64 {
         self.events
     }
+    /// Cells that finished crossing a link (IP packets are counted by `packet_hops`).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops
+        self.cell_hops - self.packet_hops()
+    }
+    /// IP packets that finished crossing a link.
+    pub fn packet_hops(&self) -> u64 {
+        self.ports.iter().filter(|p| p.packets).map(|p| p.delivered).sum()
     }
     pub fn fingerprint(&self) -> Fingerprint {
         self.fingerprint
@@ -782,10 +797,10 @@ impl World {
                 self.rec.queue.push(now, i, port.buffer.len() as f64);
             }
             if m.utilization && now > SimTime::ZERO {
-                let sent = port.departed - self.last_port_departed[i];
-                self.rec.utilization.push(now, i, sent as f64 / (dt * port.cell_rate()));
+                let sent = port.departed_bits - self.last_port_bits[i];
+                self.rec.utilization.push(now, i, sent as f64 / (dt * port.rate_bps() as f64));
             }
-            self.last_port_departed[i] = port.departed;
+            self.last_port_bits[i] = port.departed_bits;
         }
         let next = now + m.interval;
         if next <= m.end {
@@ -804,7 +819,7 @@ impl World {
         w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
         w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
         w.queue_area = self.ports.iter().map(|p| p.queue.area_at(now)).collect();
-        w.port_departed = self.ports.iter().map(|p| p.departed).collect();
+        w.port_departed_bits = self.ports.iter().map(|p| p.departed_bits).collect();
         for p in &mut self.ports {
             p.queue.window_max = p.buffer.len();
         }
@@ -944,6 +959,7 @@ impl World {
                         delivered_bytes: t.receiver.delivered,
                         mss: t.sender.core.cfg.smss,
                         cells_per_segment: t.cells_per_segment(),
+                        wire_bits_per_segment: t.wire_bits_per_segment(),
                     }),
                     in_flight_fwd: flight[i].0,
                     in_flight_bwd: flight[i].1,
@@ -958,13 +974,13 @@ impl World {
             .enumerate()
             .map(|(i, p)| {
                 let a0 = if w.opened { w.queue_area[i] } else { 0 };
-                let d0 = if w.opened { w.port_departed[i] } else { 0 };
+                let d0 = if w.opened { w.port_departed_bits[i] } else { 0 };
                 let mean_q = if span > 0.0 {
                     (p.queue.area_at(now) - a0) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
                 } else {
                     0.0
                 };
-                let util = if span > 0.0 { (p.departed - d0) as f64 / (span * p.cell_rate()) } else { 0.0 };
+                let util = if span > 0.0 { (p.departed_bits - d0) as f64 / (span * p.rate_bps() as f64) } else { 0.0 };
                 PortReport {
                     name: p.name.clone(),
                     link: p.link_name.clone(),
@@ -976,6 +992,8 @@ impl World {
                     max_queue: p.queue.window_max,
                     max_queue_run: p.queue.max,
                     drops: p.buffer.dropped_total(),
+                    early_drops: p.buffer.dropped(DropReason::Early),
+                    packets: p.packets,
                     departed: p.departed,
                     utilization: util,
                 }
@@ -1032,7 +1050,9 @@ pub struct TcpReport {
     pub host: HostStats,
     pub delivered_bytes: u64,
     pub mss: u32,
+    /// Items per full-size segment: cells, or 1 on IP links.
     pub cells_per_segment: u32,
+    pub wire_bits_per_segment: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -1049,6 +1069,10 @@ pub struct PortReport {
     /// Largest queue over the whole run.
     pub max_queue_run: u32,
     pub drops: u64,
+    /// Of which RED's early drops.
+    pub early_drops: u64,
+    /// An IP link: queue lengths and drops count packets.
+    pub packets: bool,
     pub departed: u64,
     pub utilization: f64,
 }

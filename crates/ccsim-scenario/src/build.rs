@@ -4,7 +4,8 @@
 //! an access link to the first switch of its route, and its destination its own host with an
 //! egress link from the last switch (abr.md §14.0: every S and D has its own access link).
 
-use crate::transport;
+use crate::transport::{self, Transport};
+use ccsim_model::tcp_host::HostLink;
 use crate::types::{AccessSpec, MisbehaviourSpec, Scenario, SourceSpec};
 use ccsim_model::port::AnyBufferPolicy;
 use crate::units::{Duration, Rate};
@@ -21,6 +22,8 @@ const STREAM_SWITCH_SCHEME: u64 = 1;
 const STREAM_CONNECTION: u64 = 2;
 /// Purpose tag of background sources' ON/OFF draws.
 const STREAM_BACKGROUND: u64 = 3;
+/// Purpose tag of a router port's RED drop draws.
+const STREAM_RED: u64 = 4;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
@@ -90,7 +93,15 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    fn is_router(&self, node: &str) -> bool {
+        self.s.router.iter().any(|r| r.name == node)
+    }
+
+    /// An output port of a switch or a router.
     fn switch_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
+        if self.is_router(from) {
+            return self.router_port(name, link, from, to, rate, delay);
+        }
         let sw = self.s.switch.iter().find(|w| w.name == from).expect("validated");
         let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
         let capacity = sw.buffer.unwrap_or(self.s.defaults.buffer).0;
@@ -114,6 +125,34 @@ impl Builder<'_> {
             buffer_cells: sw.buffer.unwrap_or(self.s.defaults.buffer).0,
             scheme: Some(alg.build(cell_rate, n_vcs, rng)),
             policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity),
+            packets: false,
+            red: None,
+        })
+    }
+
+    /// A router's output port: packets, drop-tail or RED.
+    fn router_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
+        let r = self.s.router.iter().find(|r| r.name == from).expect("validated");
+        let d = &self.s.defaults;
+        let run = &self.s.run;
+        let rng = RngStream::new(StreamKey {
+            seed: run.seed,
+            replication: run.replication,
+            component: self.b.n_ports() as u64,
+            purpose: STREAM_RED,
+        });
+        self.b.add_port(PortSpec {
+            name,
+            link_name: link,
+            from: self.nodes[from],
+            to,
+            rate_bps: rate,
+            delay,
+            buffer_cells: r.buffer.unwrap_or(d.router_buffer).0,
+            scheme: None,
+            policy: AnyBufferPolicy::CellDropTail,
+            packets: true,
+            red: r.queue.as_ref().unwrap_or(&d.queue).build(rate, rng),
         })
     }
 
@@ -132,7 +171,8 @@ impl Builder<'_> {
         let mut fwd = Vec::new();
         let mut rev = Vec::new();
         let link = format!("{name}-{first}");
-        fwd.push(self.host_port(format!("{name}->{first}"), link.clone(), host, self.nodes[first.as_str()], access_rate, access_delay));
+        let ip = self.is_router(first);
+        fwd.push(self.host_port(format!("{name}->{first}"), link.clone(), host, self.nodes[first.as_str()], access_rate, access_delay, ip));
         rev.push(self.switch_port(format!("{first}->{name}"), link, first, host, access_rate, access_delay));
         for hop in route.windows(2) {
             fwd.push(self.trunk[&(hop[0].clone(), hop[1].clone())]);
@@ -140,11 +180,12 @@ impl Builder<'_> {
         }
         let link = format!("{last}-{dest}");
         fwd.push(self.switch_port(format!("{last}->{dest}"), link.clone(), last, dhost, egress_rate, egress_delay));
-        rev.push(self.host_port(format!("{dest}->{last}"), link, dhost, self.nodes[last.as_str()], egress_rate, egress_delay));
+        rev.push(self.host_port(format!("{dest}->{last}"), link, dhost, self.nodes[last.as_str()], egress_rate, egress_delay, ip));
         (fwd, rev)
     }
 
-    fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
+    #[allow(clippy::too_many_arguments)]
+    fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration, ip: bool) -> PortId {
         self.b.add_port(PortSpec {
             name,
             link_name: link,
@@ -155,6 +196,8 @@ impl Builder<'_> {
             buffer_cells: self.s.defaults.host_buffer.0,
             scheme: None,
             policy: AnyBufferPolicy::CellDropTail,
+            packets: ip,
+            red: None,
         })
     }
 }
@@ -167,6 +210,10 @@ pub fn build(s: &Scenario) -> World {
     for sw in &s.switch {
         let id = w.b.add_node(sw.name.clone(), NodeKind::Switch);
         w.nodes.insert(sw.name.clone(), id);
+    }
+    for r in &s.router {
+        let id = w.b.add_node(r.name.clone(), NodeKind::Router);
+        w.nodes.insert(r.name.clone(), id);
     }
     let sonet = s.defaults.sonet_payload;
     for l in &s.link {
@@ -215,7 +262,9 @@ pub fn build(s: &Scenario) -> World {
             let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
             let start = transport::member_start(c, k as u32, rng.uniform());
             let (sender, receiver) = tcp.build(rng.uniform());
-            let abr = (c.transport == transport::Transport::Abr).then(|| {
+            let over = c.transport.unwrap_or(if w.is_router(&c.route[0]) { Transport::Ip } else { Transport::Ubr });
+            let link = if over == Transport::Ip { HostLink::Ip } else { HostLink::Atm { llc_snap: tcp.llc_snap() } };
+            let abr = (over == Transport::Abr).then(|| {
                 let access_rate = effective_rate(c.access.rate.unwrap_or(s.defaults.link_rate), s.defaults.sonet_payload);
                 abr_params(&c.abr.over(&s.defaults.abr), access_rate, s.defaults.algorithm.is_debra())
             });
@@ -226,7 +275,7 @@ pub fn build(s: &Scenario) -> World {
                 rev_ports: rev,
                 start,
                 stop: SimTime::MAX,
-                kind: VcKind::Tcp { sender, receiver, llc_snap: tcp.llc_snap(), abr },
+                kind: VcKind::Tcp { sender, receiver, link, abr },
             });
         }
     }

@@ -18,6 +18,7 @@
 pub mod algorithms;
 mod build;
 mod error;
+pub mod ip;
 mod load;
 mod results;
 pub mod transport;

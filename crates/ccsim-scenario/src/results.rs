@@ -42,8 +42,9 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         .iter()
         .filter_map(|v| v.tcp.as_ref().map(|t| (v, t)))
         .map(|(v, t)| {
-            // The most goodput the VC's max-min cell rate can carry: whole frames of MSS bytes.
-            let max_goodput = v.maxmin * (t.mss as f64 * 8.0) / t.cells_per_segment as f64;
+            // The most goodput the VC's max-min share can carry: whole frames of MSS bytes.
+            // (`maxmin` is in cells/s; on IP links in 424-bit units of the link's bits.)
+            let max_goodput = v.maxmin * ccsim_model::CELL_BITS as f64 * (t.mss as f64 * 8.0) / t.wire_bits_per_segment as f64;
             goodput_total += v.goodput;
             goodput_max += max_goodput;
             json!({
@@ -84,10 +85,12 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             json!({
                 "name": p.name,
                 "link": p.link,
+                "unit": if p.packets { "packets" } else { "cells" },
                 "mean_queue_cells": p.mean_queue,
                 "max_queue_cells": p.max_queue,
                 "max_queue_cells_run": p.max_queue_run,
                 "drops": p.drops,
+                "early_drops": p.early_drops,
             })
         })
         .collect();
@@ -135,6 +138,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "sim_time_s": world.now().as_secs_f64(),
         "events": world.events(),
         "cell_hops": world.cell_hops(),
+        "packet_hops": world.packet_hops(),
         "fingerprint": world.fingerprint().hex(),
         "scenario_hash": scenario_hash,
         "window_s": [r.window.0.as_secs_f64(), r.window.1.as_secs_f64()],

@@ -207,9 +207,10 @@ pub struct ConnectionSpec {
     /// Overrides of `defaults.tcp`.
     #[serde(default)]
     pub tcp: TcpSpec,
-    /// `ubr` (cells at line rate from the adapter) or `abr` (a TM 4.0 source paces them at ACR).
-    #[serde(default)]
-    pub transport: Transport,
+    /// `ubr` (cells at line rate from the adapter), `abr` (a TM 4.0 source paces them at ACR)
+    /// or `ip` (packets over IP links); default `ip` on a route of routers, `ubr` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<Transport>,
     /// With `transport = "abr"`: overrides of `defaults.abr` for the adapter's source.
     #[serde(default)]
     pub abr: crate::types::AbrSpec,
@@ -229,6 +230,17 @@ pub enum Transport {
     #[default]
     Ubr,
     Abr,
+    Ip,
+}
+
+impl Transport {
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Ubr => "ubr",
+            Transport::Abr => "abr",
+            Transport::Ip => "ip",
+        }
+    }
 }
 
 /// Background CBR/VBR traffic: an exponential ON-OFF source at `peak` while ON, served with

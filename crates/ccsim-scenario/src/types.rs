@@ -6,7 +6,8 @@
 pub use crate::algorithms::AlgorithmSpec;
 use crate::algorithms::EricaSpec;
 use crate::transport::{BackgroundSpec, BufferPolicySpec, ConnectionSpec, TcpSpec};
-use crate::units::{Cells, Duration, Rate};
+use crate::ip::{QueueSpec, RouterSpec};
+use crate::units::{Cells, Duration, Packets, Rate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,6 +35,9 @@ pub struct Scenario {
     pub schemes: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
     #[serde(default)]
     pub switch: Vec<SwitchSpec>,
+    /// IP routers (docs/models/ip.md).
+    #[serde(default)]
+    pub router: Vec<RouterSpec>,
     #[serde(default)]
     pub link: Vec<LinkSpec>,
     #[serde(default)]
@@ -81,9 +85,16 @@ pub struct Defaults {
     /// Buffer of every switch output port.
     #[serde(default = "Defaults::buffer")]
     pub buffer: Cells,
-    /// Buffer of host adapters (source and destination NICs); large, so hosts never drop.
+    /// Buffer of host adapters (source and destination NICs), cells (packets at IP hosts);
+    /// large, so hosts never drop.
     #[serde(default = "Defaults::host_buffer")]
     pub host_buffer: Cells,
+    /// Buffer of every router output port (ns-2's default queue limit).
+    #[serde(default = "Defaults::router_buffer")]
+    pub router_buffer: Packets,
+    /// Queue discipline of every router output port.
+    #[serde(default)]
+    pub queue: QueueSpec,
     /// ABR switch algorithm of every switch that does not set its own.
     #[serde(default = "Defaults::algorithm")]
     pub algorithm: AlgorithmSpec,
@@ -111,6 +122,9 @@ impl Defaults {
     fn host_buffer() -> Cells {
         Cells(1_000_000)
     }
+    fn router_buffer() -> Packets {
+        Packets(50)
+    }
     fn algorithm() -> AlgorithmSpec {
         AlgorithmSpec::Erica(EricaSpec::default())
     }
@@ -134,7 +148,7 @@ pub struct SwitchSpec {
     pub buffer_policy: Option<BufferPolicySpec>,
 }
 
-/// A full-duplex link between two switches.
+/// A full-duplex link between two switches or two routers.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {

@@ -150,6 +150,32 @@ impl fmt::Display for Cells {
     }
 }
 
+// --- packet counts -------------------------------------------------------------------------
+
+/// A number of IP packets (router buffer sizes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Packets(pub u32);
+
+impl std::str::FromStr for Packets {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (v, unit) = split_number(s)?;
+        if !matches!(unit, "packets" | "packet" | "pkts" | "") {
+            return Err(format!("unknown unit '{unit}' in '{s}' (use packets)"));
+        }
+        if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
+            return Err(format!("'{s}' is not a whole number of packets"));
+        }
+        Ok(Packets(v as u32))
+    }
+}
+
+impl fmt::Display for Packets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}packets", self.0)
+    }
+}
+
 // --- byte counts ---------------------------------------------------------------------------
 
 /// A number of bytes (TCP windows, segment sizes).
@@ -251,6 +277,7 @@ string_unit!(
     false
 );
 string_unit!(Cells, "Cells", r"^\s*[0-9]+\s*(cells?)?\s*$", "a cell count such as \"1000cells\"", true);
+string_unit!(Packets, "Packets", r"^\s*[0-9]+\s*(packets?|pkts)?\s*$", "a packet count such as \"200packets\"", true);
 string_unit!(
     Bytes,
     "Bytes",
@@ -288,6 +315,9 @@ mod tests {
         assert_eq!("1000cells".parse::<Cells>().unwrap(), Cells(1000));
         assert_eq!("12".parse::<Cells>().unwrap(), Cells(12));
         assert!("1.5cells".parse::<Cells>().is_err());
+        assert_eq!("200packets".parse::<Packets>().unwrap(), Packets(200));
+        assert_eq!("50 pkts".parse::<Packets>().unwrap(), Packets(50));
+        assert!("200cells".parse::<Packets>().is_err());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::error::ScenarioError;
 use crate::types::{AbrSpec, AccessSpec, AlgorithmSpec, Scenario};
-use crate::transport::{BufferPolicySpec, ClockSpec, TcpSpec, TCP_VARIANTS};
+use crate::transport::{BufferPolicySpec, ClockSpec, TcpSpec, Transport, TCP_VARIANTS};
 use crate::units::Rate;
 use std::collections::{HashMap, HashSet};
 
@@ -47,11 +47,11 @@ pub fn validate(s: &Scenario) -> R {
         names.insert(name.to_string(), path);
         Ok(())
     };
-    // Switch names first, so that a host named like a switch is reported at the host.
-    let mut switches = HashSet::new();
+    // Switch and router names first, so that a host named like one is reported at the host.
+    let mut network: HashMap<&str, Net> = HashMap::new();
     for (i, sw) in s.switch.iter().enumerate() {
         claim(&sw.name, format!("switch[{i}].name"))?;
-        switches.insert(sw.name.as_str());
+        network.insert(sw.name.as_str(), Net::Atm);
         if sw.buffer.is_some_and(|b| b.0 == 0) {
             return err(format!("switch[{i}].buffer"), "must be at least 1 cell");
         }
@@ -59,20 +59,41 @@ pub fn validate(s: &Scenario) -> R {
             algorithm(&format!("switch[{i}].algorithm"), a)?;
         }
     }
+    if s.defaults.router_buffer.0 == 0 {
+        return err("defaults.router_buffer", "must be at least 1 packet");
+    }
+    queue("defaults.queue", &s.defaults.queue)?;
+    for (i, r) in s.router.iter().enumerate() {
+        claim(&r.name, format!("router[{i}].name"))?;
+        network.insert(r.name.as_str(), Net::Ip);
+        if r.buffer.is_some_and(|b| b.0 == 0) {
+            return err(format!("router[{i}].buffer"), "must be at least 1 packet");
+        }
+        if let Some(q) = &r.queue {
+            queue(&format!("router[{i}].queue"), q)?;
+        }
+    }
     let mut linked: HashSet<(&str, &str)> = HashSet::new();
     for (i, l) in s.link.iter().enumerate() {
         let p = format!("link[{i}]");
         if l.between.len() != 2 {
-            return err(format!("{p}.between"), "must name exactly two switches");
+            return err(format!("{p}.between"), "must name exactly two switches or two routers");
         }
         let (a, b) = (l.between[0].as_str(), l.between[1].as_str());
         for (k, end) in [a, b].iter().enumerate() {
-            if !switches.contains(end) {
-                return err(format!("{p}.between[{k}]"), format!("unknown switch '{end}'"));
+            if !network.contains_key(end) {
+                return err(format!("{p}.between[{k}]"), format!("unknown switch or router '{end}'"));
             }
         }
         if a == b {
-            return err(format!("{p}.between"), "a link must join two different switches");
+            return err(format!("{p}.between"), "a link must join two different switches or routers");
+        }
+        if network[a] != network[b] {
+            let (sw, rt) = if network[a] == Net::Atm { (a, b) } else { (b, a) };
+            return err(
+                format!("{p}.between"),
+                format!("joins switch '{sw}' to router '{rt}': link switches to switches and routers to routers (IP over ATM gateways are not modelled yet)"),
+            );
         }
         if !linked.insert((a, b)) || !linked.insert((b, a)) {
             return err(format!("{p}.between"), format!("duplicate link between '{a}' and '{b}'"));
@@ -89,7 +110,7 @@ pub fn validate(s: &Scenario) -> R {
     }
     for (i, bg) in s.background.iter().enumerate() {
         let p = format!("background[{i}]");
-        check_route(&p, &bg.route, &switches, &linked)?;
+        check_route(&p, &bg.route, &network, Net::Atm, &linked)?;
         for (name, dest) in crate::build::group_names(&bg.name, 1, bg.destination.as_deref()) {
             claim(&name, format!("{p}.name"))?;
             claim(&dest, format!("{p}.destination"))?;
@@ -109,7 +130,7 @@ pub fn validate(s: &Scenario) -> R {
         if src.count == 0 {
             return err(format!("{p}.count"), "must be at least 1");
         }
-        check_route(&p, &src.route, &switches, &linked)?;
+        check_route(&p, &src.route, &network, Net::Atm, &linked)?;
         for (name, dest) in crate::build::member_names(src) {
             claim(&name, format!("{p}.name"))?;
             claim(&dest, format!("{p}.destination"))?;
@@ -143,7 +164,20 @@ pub fn validate(s: &Scenario) -> R {
         if c.count == 0 {
             return err(format!("{p}.count"), "must be at least 1");
         }
-        check_route(&p, &c.route, &switches, &linked)?;
+        let net = match (c.transport, c.route.first().and_then(|r| network.get(r.as_str()))) {
+            (Some(Transport::Ip), _) | (None, Some(Net::Ip)) => Net::Ip,
+            _ => Net::Atm,
+        };
+        if let (Some(t), Some(&first)) = (c.transport, c.route.first().and_then(|r| network.get(r.as_str()))) {
+            if first != net {
+                let (kind, want) = if first == Net::Ip { ("a router", "ip") } else { ("an ATM switch", "ubr or abr") };
+                return err(
+                    format!("{p}.transport"),
+                    format!("'{}' does not run over {kind} ('{}'); use transport = {want}", t.name(), c.route[0]),
+                );
+            }
+        }
+        check_route(&p, &c.route, &network, net, &linked)?;
         for (name, dest) in crate::build::group_names(&c.name, c.count, c.destination.as_deref()) {
             claim(&name, format!("{p}.name"))?;
             claim(&dest, format!("{p}.destination"))?;
@@ -184,18 +218,32 @@ fn host_links(p: &str, access: &AccessSpec, egress: &AccessSpec) -> R {
     Ok(())
 }
 
-/// A route names known switches, without repeats, each linked to the next.
-fn check_route(p: &str, route: &[String], switches: &HashSet<&str>, linked: &HashSet<(&str, &str)>) -> R {
+/// Whether a node carries ATM cells (a switch) or IP packets (a router).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Net {
+    Atm,
+    Ip,
+}
+
+/// A route names known switches (or, for `Net::Ip`, routers), without repeats, each linked to
+/// the next.
+fn check_route(p: &str, route: &[String], network: &HashMap<&str, Net>, want: Net, linked: &HashSet<(&str, &str)>) -> R {
+    let what = if want == Net::Atm { "switch" } else { "router" };
     if route.is_empty() {
-        return err(format!("{p}.route"), "must name at least one switch");
+        return err(format!("{p}.route"), format!("must name at least one {what}"));
     }
     let mut seen = HashSet::new();
     for (k, sw) in route.iter().enumerate() {
-        if !switches.contains(sw.as_str()) {
-            return err(format!("{p}.route[{k}]"), format!("unknown switch '{sw}'"));
+        match network.get(sw.as_str()) {
+            None => return err(format!("{p}.route[{k}]"), format!("unknown {what} '{sw}'")),
+            Some(&n) if n != want => {
+                let is = if n == Net::Ip { "a router" } else { "an ATM switch" };
+                return err(format!("{p}.route[{k}]"), format!("'{sw}' is {is}; this route must cross {what}s only"));
+            }
+            Some(_) => {}
         }
         if !seen.insert(sw) {
-            return err(format!("{p}.route[{k}]"), format!("switch '{sw}' appears twice (routes must be loop-free)"));
+            return err(format!("{p}.route[{k}]"), format!("{what} '{sw}' appears twice (routes must be loop-free)"));
         }
         if k > 0 && !linked.contains(&(route[k - 1].as_str(), sw.as_str())) {
             return err(format!("{p}.route[{k}]"), format!("no link between '{}' and '{sw}'", route[k - 1]));
@@ -229,6 +277,10 @@ fn tcp(p: &str, t: &TcpSpec) -> R {
         }
     }
     Ok(())
+}
+
+fn queue(p: &str, q: &crate::ip::QueueSpec) -> R {
+    q.check().or_else(|(field, msg)| err(format!("{p}.{field}"), msg))
 }
 
 fn policy(p: &str, b: &BufferPolicySpec, capacity: u32) -> R {

@@ -172,3 +172,54 @@ proptest::proptest! {
         let _ = load(&text, Format::Json, &Adjustments::default());
     }
 }
+
+/// The base scenario plus two routers joined by a link and a connection over them.
+fn with_routers() -> Value {
+    let mut v = base();
+    v["router"] = json!([{"name": "R1"}, {"name": "R2"}]);
+    v["link"].as_array_mut().unwrap().push(json!({"name": "L2", "between": ["R1", "R2"]}));
+    v["connection"] = json!([{"name": "T", "route": ["R1", "R2"]}]);
+    v
+}
+
+#[test]
+fn routers_are_valid_and_a_link_never_joins_a_switch_to_a_router() {
+    load(&with_routers().to_string(), Format::Json, &Adjustments::default()).unwrap();
+    let mut v = with_routers();
+    v["link"][1]["between"] = json!(["SW2", "R1"]);
+    let e = err_of(v);
+    assert_eq!(e.path, "link[1].between");
+    assert!(e.message.contains("joins switch 'SW2' to router 'R1'"), "{e}");
+}
+
+#[test]
+fn abr_transport_over_routers_and_sources_over_routers_are_refused() {
+    let mut v = with_routers();
+    v["connection"][0]["transport"] = json!("abr");
+    let e = err_of(v);
+    assert_eq!(e.path, "connection[0].transport");
+    assert!(e.message.contains("use transport = ip"), "{e}");
+    let mut v = with_routers();
+    v["source"][0]["route"] = json!(["R1", "R2"]);
+    let e = err_of(v);
+    assert_eq!(e.path, "source[0].route[0]");
+    assert!(e.message.contains("'R1' is a router"), "{e}");
+}
+
+#[test]
+fn router_buffer_and_red_thresholds_are_checked() {
+    let mut v = with_routers();
+    v["router"][0]["buffer"] = json!("0packets");
+    assert_eq!(err_of(v).to_string(), "router[0].buffer: must be at least 1 packet");
+    let mut v = with_routers();
+    v["router"][1]["queue"] = json!({"type": "red", "min_th": 20, "max_th": 10});
+    assert_eq!(err_of(v).to_string(), "router[1].queue.max_th: must be greater than min_th (20)");
+    let mut v = with_routers();
+    v["defaults"]["queue"] = json!({"type": "red", "w_q": 0});
+    assert_eq!(err_of(v).to_string(), "defaults.queue.w_q: must be in (0, 1]");
+    let mut v = with_routers();
+    v["router"][0]["buffer"] = json!("10cells");
+    let e = err_of(v);
+    assert_eq!(e.path, "router[0].buffer");
+    assert!(e.message.contains("use packets"), "{e}");
+}

@@ -27,11 +27,18 @@ pub enum DropReason {
     FrameDiscard,
     /// The rest of a frame after one of its cells overflowed (PPD).
     PartialDiscard,
+    /// An active queue manager (RED) dropped the packet before the buffer was full.
+    Early,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 4] =
-        [DropReason::Overflow, DropReason::Selective, DropReason::FrameDiscard, DropReason::PartialDiscard];
+    pub const ALL: [DropReason; 5] = [
+        DropReason::Overflow,
+        DropReason::Selective,
+        DropReason::FrameDiscard,
+        DropReason::PartialDiscard,
+        DropReason::Early,
+    ];
     pub const COUNT: usize = Self::ALL.len();
 
     pub fn index(self) -> usize {
@@ -44,6 +51,7 @@ impl DropReason {
             DropReason::Selective => "selective",
             DropReason::FrameDiscard => "frame_discard",
             DropReason::PartialDiscard => "partial_discard",
+            DropReason::Early => "early",
         }
     }
 }
@@ -78,10 +86,18 @@ impl Default for FrameState {
     }
 }
 
+/// A queued item of a FIFO port: when its transmission ends, whose it is, its wire size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub departure: SimTime,
+    pub vc: VcId,
+    pub size: u16,
+}
+
 #[derive(Clone, Debug)]
 pub struct PortBuffer {
-    /// (end of transmission, VC) per queued cell, in departure order.
-    cells: VecDeque<(SimTime, VcId)>,
+    /// One token per queued cell or packet, in departure order.
+    cells: VecDeque<Token>,
     capacity: u32,
     books: Vec<VcBooks>,
     dropped: [u64; DropReason::COUNT],
@@ -148,7 +164,7 @@ impl PortBuffer {
     pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
         self.admit(cell)?;
         let dep = departure();
-        self.cells.push_back((dep, cell.vc));
+        self.cells.push_back(Token { departure: dep, vc: cell.vc, size: cell.size });
         Ok(dep)
     }
 
@@ -243,15 +259,15 @@ impl PortBuffer {
     /// When the cell at the head finishes transmission.
     #[inline]
     pub fn head_departure(&self) -> Option<SimTime> {
-        self.cells.front().map(|&(t, _)| t)
+        self.cells.front().map(|t| t.departure)
     }
 
     /// The head FIFO token leaves.
     #[inline]
-    pub fn pop(&mut self) -> Option<(SimTime, VcId)> {
-        let (t, vc) = self.cells.pop_front()?;
-        self.release(vc);
-        Some((t, vc))
+    pub fn pop(&mut self) -> Option<Token> {
+        let t = self.cells.pop_front()?;
+        self.release(t.vc);
+        Some(t)
     }
 
     pub fn books(&self, vc: VcId) -> &VcBooks {
@@ -294,7 +310,7 @@ mod tests {
         assert_eq!(b.books(VcId(1)).occupancy, 1);
         assert_eq!(b.active_vcs(), 2);
         assert_eq!(b.head_departure(), Some(SimTime::from_ps(1)));
-        assert_eq!(b.pop().unwrap().1, VcId(0));
+        assert_eq!(b.pop().unwrap().vc, VcId(0));
         assert_eq!(b.books(VcId(0)).departed, 1);
         assert_eq!(b.books(VcId(0)).occupancy, 0);
         assert_eq!(b.active_vcs(), 1);

@@ -16,8 +16,10 @@
 
 mod buffer;
 pub mod policy;
+mod red;
 
-pub use buffer::{DropReason, PortBuffer, VcBooks};
+pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
+pub use red::{Red, RedParams};
 pub use policy::AnyBufferPolicy;
 
 use crate::abr::switch::{AnyAbrSwitch, PortView};
@@ -104,6 +106,12 @@ pub struct Port {
     pub queue: QueueStats,
     /// Cells that finished transmission (and entered the pipe).
     pub departed: u64,
+    /// Their bits on the wire (utilisation of packet links, where sizes differ).
+    pub departed_bits: u64,
+    /// An IP link: the items are packets of their own sizes and the buffer counts packets.
+    pub packets: bool,
+    /// Random Early Detection on a packet port.
+    pub red: Option<Red>,
     /// Cells that finished crossing the link.
     pub delivered: u64,
     /// Whether this port belongs to a switch (host ports are left out of queue plots).
@@ -137,6 +145,9 @@ impl Port {
             scheduling: Scheduling::Fifo,
             queue: QueueStats::default(),
             departed: 0,
+            departed_bits: 0,
+            packets: false,
+            red: None,
             delivered: 0,
             at_switch,
         }
@@ -159,8 +170,9 @@ impl Port {
             if dep > now {
                 break;
             }
-            self.buffer.pop();
+            let token = self.buffer.pop().expect("a head token");
             self.departed += 1;
+            self.departed_bits += token.size as u64 * 8;
             self.queue.record(dep, self.buffer.len());
         }
     }
@@ -191,7 +203,8 @@ impl Port {
             return Ok(None);
         }
         q.in_service = q.pick();
-        Ok(Some(now + self.clock.tx_time(CELL_BITS)))
+        let bits = q.in_service.as_ref().map_or(CELL_BITS, Cell::bits);
+        Ok(Some(now + self.clock.tx_time(bits)))
     }
 
     /// The cell in service finished transmission at `now`: it enters the pipe (the result says
@@ -205,11 +218,13 @@ impl Port {
             self.queue.record(now, self.buffer.len());
         }
         self.departed += 1;
+        self.departed_bits += cell.bits();
         let arrival = now + self.delay;
         let head = self.pipe.is_empty();
         self.pipe.push_back((arrival, cell));
         q.in_service = q.pick();
-        let next = q.in_service.is_some().then(|| now + self.clock.tx_time(CELL_BITS));
+        let clock = &mut self.clock;
+        let next = q.in_service.as_ref().map(|c| now + clock.tx_time(c.bits()));
         ((arrival, head), next)
     }
 
@@ -219,10 +234,17 @@ impl Port {
     #[inline]
     pub fn offer(&mut self, now: SimTime, cell: Cell) -> Result<(SimTime, bool), DropReason> {
         debug_assert!(self.buffer.head_departure().is_none_or(|d| d > now), "sync before offer");
+        if let Some(red) = self.red.as_mut() {
+            let idle_since = self.buffer.is_empty().then_some(self.busy_until);
+            if red.on_arrival(now, self.buffer.len(), idle_since) {
+                self.buffer.reject(cell.vc, DropReason::Early);
+                return Err(DropReason::Early);
+            }
+        }
         let clock = &mut self.clock;
         let busy_until = &mut self.busy_until;
         let dep = self.buffer.offer(&cell, || {
-            let t = now.max(*busy_until) + clock.tx_time(CELL_BITS);
+            let t = now.max(*busy_until) + clock.tx_time(cell.bits());
             *busy_until = t;
             t
         })?;

@@ -1,0 +1,149 @@
+//! TCP over IP links through routers, against theory: throughput limits, buffer bounds,
+//! conservation, RED against drop-tail, and seed 002's drop-tail baseline.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+const RATE: f64 = 10e6;
+const MSS: f64 = 1460.0;
+/// A data packet: payload + 20-byte TCP + 20-byte IP header; a pure ACK: 40 bytes.
+const DATA_BITS: f64 = (MSS + 40.0) * 8.0;
+const ACK_BITS: f64 = 40.0 * 8.0;
+
+/// One connection H -> R1 -> R2 -> D over three 10 Mb/s, 5 ms links.
+fn one_flow(window: &str, buffer: &str, queue: Value) -> Value {
+    one_flow_with(window, buffer, queue, "10Mbps")
+}
+
+/// The same with the host's access link at `access` (faster than 10 Mb/s: the queue builds
+/// at R1 rather than in the host).
+fn one_flow_with(window: &str, buffer: &str, queue: Value, access: &str) -> Value {
+    let s = json!({
+        "name": "test/one-tcp-ip",
+        "run": {"duration": "20s", "measure_from": "5s"},
+        "measure": {"interval": "10ms"},
+        "defaults": {"link_rate": "10Mbps", "link_delay": "5ms", "router_buffer": buffer, "queue": queue,
+                     "tcp": {"variant": "reno", "mss": "1460B", "window": window}},
+        "router": [{"name": "R1"}, {"name": "R2"}],
+        "link": [{"name": "L1", "between": ["R1", "R2"]}],
+        "connection": [{"name": "T", "route": ["R1", "R2"], "access": {"rate": access}}],
+    });
+    let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true);
+    v
+}
+
+fn goodput(v: &Value) -> f64 {
+    f(&v["connections"][0]["goodput_mbps"]) * 1e6
+}
+
+#[test]
+fn window_limited_flow_gets_window_over_rtt() {
+    // 8 segments; the round trip is six 5 ms links plus one data packet and one ACK
+    // serialised on each of the three links (store and forward). 8 × 1.2 ms < 32 ms: no queue.
+    let v = one_flow("11680B", "1000packets", json!({"type": "drop_tail"}));
+    let rtt = 0.030 + 3.0 * (DATA_BITS + ACK_BITS) / RATE;
+    let want = 8.0 * MSS * 8.0 / rtt;
+    let got = goodput(&v);
+    assert!((got - want).abs() / want < 0.02, "{got:.0} b/s vs {want:.0}");
+    assert_eq!(v["connections"][0]["retransmits"], 0);
+    assert_eq!(v["cell_hops"], 0, "an IP-only scenario moves packets, not cells");
+    assert!(v["packet_hops"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn link_limited_flow_gets_the_payload_rate_of_the_bottleneck() {
+    // Window far above the bandwidth-delay product and a buffer that holds it: no loss, and the
+    // link carries MSS payload bytes per MSS + 40 bytes on the wire.
+    let v = one_flow("200000B", "1000packets", json!({"type": "drop_tail"}));
+    let want = RATE * MSS / (MSS + 40.0);
+    let got = goodput(&v);
+    assert!((got - want).abs() / want < 0.02, "{got:.0} b/s vs {want:.0}");
+    assert_eq!(v["connections"][0]["retransmits"], 0);
+    assert!((f(&v["efficiency"]) - 1.0).abs() < 0.02, "{}", v["efficiency"]);
+    let l = v["links"].as_array().unwrap().iter().find(|l| l["name"] == "L1 (R1->R2)").unwrap();
+    assert!(f(&l["utilization"]) > 0.98 && f(&l["utilization"]) <= 1.0 + 1e-9, "{}", l["utilization"]);
+}
+
+#[test]
+fn a_drop_tail_router_never_holds_more_than_its_buffer() {
+    // A 400 KB window against a 20-packet buffer: losses, recovery, and a queue capped at 20.
+    let v = one_flow_with("400000B", "20packets", json!({"type": "drop_tail"}), "100Mbps");
+    let p = port(&v, "R1->R2");
+    assert_eq!(p["unit"], "packets");
+    assert_eq!(p["max_queue_cells_run"], 20);
+    assert!(p["drops"].as_u64().unwrap() > 0);
+    assert_eq!(p["early_drops"], 0);
+    assert!(v["connections"][0]["retransmits"].as_u64().unwrap() > 0);
+    // Still close to the link's payload rate: Reno keeps the pipe mostly full.
+    assert!(goodput(&v) > 0.7 * RATE * MSS / (MSS + 40.0), "{}", goodput(&v));
+}
+
+/// Several connections through a RED router: the average queue stays between the thresholds
+/// (the drops come early), where drop-tail with the same buffer runs it into the buffer.
+#[test]
+fn red_holds_the_queue_between_its_thresholds_where_drop_tail_fills_the_buffer() {
+    let scenario = |queue: Value| {
+        json!({
+            "name": "test/red",
+            "run": {"duration": "30s", "measure_from": "10s"},
+            "measure": {"interval": "10ms"},
+            "defaults": {"link_rate": "10Mbps", "link_delay": "5ms", "router_buffer": "100packets", "queue": queue,
+                         "tcp": {"variant": "reno", "mss": "1460B", "window": "400000B"}},
+            "router": [{"name": "R1"}, {"name": "R2"}],
+            "link": [{"name": "L1", "between": ["R1", "R2"]}],
+            "connection": [{"name": "T", "count": 4, "route": ["R1", "R2"], "start_jitter": "100ms"}],
+        })
+        .to_string()
+    };
+    let run_json = |text: String| {
+        let mut r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Json, &Default::default()).unwrap();
+        r.run_to_end();
+        let v = r.finish().unwrap();
+        assert_eq!(v["conservation_ok"], true);
+        v
+    };
+    let red = run_json(scenario(json!({"type": "red", "min_th": 10, "max_th": 30, "w_q": 0.002, "max_p": 0.1})));
+    let tail = run_json(scenario(json!({"type": "drop_tail"})));
+    let (pr, pt) = (port(&red, "R1->R2"), port(&tail, "R1->R2"));
+    let mean_red = f(&pr["mean_queue_cells"]);
+    assert!(pr["early_drops"].as_u64().unwrap() > 0);
+    assert!((5.0..=35.0).contains(&mean_red), "RED mean queue {mean_red}");
+    assert!(f(&pt["mean_queue_cells"]) > mean_red + 20.0, "drop-tail {} vs RED {mean_red}", pt["mean_queue_cells"]);
+    assert_eq!(pt["max_queue_cells_run"], 100);
+    // Both keep the link mostly busy (with four flows RED gives up ~12 % for its short queue).
+    for v in [&red, &tail] {
+        assert!(f(&v["goodput_mbps_total"]) > 0.8 * RATE * MSS / (MSS + 40.0) / 1e6, "{}", v["goodput_mbps_total"]);
+    }
+}
+
+/// Seed 002's drop-tail baseline (ip-edge-control.md B.6): the 200-packet bottleneck buffer at
+/// core router 11 fills, packets are dropped there, the link stays busy, and the bandwidth is
+/// shared unevenly, the long-RTT connection S0 below the others' mean.
+#[test]
+fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
+    let v = run(&preset("ficcrd/droptail"), &[]);
+    let b = port(&v, "R11->R12");
+    assert_eq!(b["max_queue_cells"], 200);
+    assert!(b["drops"].as_u64().unwrap() > 0);
+    // 4096 payload bytes per 4136-byte packet at 10 Mb/s.
+    let capacity = 10.0 * 4096.0 / 4136.0;
+    let total = f(&v["goodput_mbps_total"]);
+    assert!(total > 0.95 * capacity && total <= capacity * (1.0 + 1e-9), "{total} of {capacity}");
+    assert!(f(&v["fairness_index"]) < 0.95, "{}", v["fairness_index"]);
+    let c = v["connections"].as_array().unwrap();
+    let s0 = f(&c[0]["goodput_mbps"]);
+    let others = c[1..].iter().map(|x| f(&x["goodput_mbps"])).sum::<f64>() / 9.0;
+    assert_eq!(c[0]["name"], "S0");
+    assert!(s0 < others, "S0 {s0} vs mean of the others {others}");
+    // No other port queues: the bottleneck is where the seed puts it.
+    for p in v["ports"].as_array().unwrap() {
+        if p["name"] != "R11->R12" {
+            assert!(p["drops"] == 0, "{}", p["name"]);
+        }
+    }
+}
