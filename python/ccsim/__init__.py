@@ -6,13 +6,23 @@ TCP/IP networks.
     >>> r.sources.select("name", "acr_mbps", "maxmin_mbps")      # doctest: +SKIP
 """
 
-from . import plots
 from ._core import __version__
 from .api import resolve, run, schema
 from .errors import CcsimError, InternalError, ScenarioError, SimulationError
 from .presets import list_presets, preset_path, preset_text
 from .result import Result
-from .sweeps import sweep
+
+
+def __getattr__(name: str):
+    # Plotting (matplotlib) and sweeps (dask) load on first use: `ccsim run --json` and
+    # scripts that only run stay quick to start.
+    import importlib
+
+    if name == "plots":
+        return importlib.import_module(f"{__name__}.plots")
+    if name == "sweep":
+        return importlib.import_module(f"{__name__}.sweeps").sweep
+    raise AttributeError(f"module 'ccsim' has no attribute {name!r}")
 
 __all__ = [
     "__version__",

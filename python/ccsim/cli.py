@@ -68,46 +68,50 @@ def presets_show(name: str) -> None:
 def _print_summary(s: dict[str, Any]) -> None:
     """The summary as tables. Only the documented keys are required; the engine's extra ones
     (run-long queue maxima, link endpoints and rates) are shown when present."""
+    hops = [f"{s['cell_hops']:,} cell-hops"] if s["cell_hops"] or not s.get("packet_hops") else []
+    if s.get("packet_hops"):
+        hops.append(f"{s['packet_hops']:,} packet-hops")
     out.print(
         f"[bold]{escape(str(s['scenario']))}[/bold]  seed {s['seed']}  {s['sim_time_s']:g} s simulated "
-        f"in {s['wall_s']:.2f} s  ({s['events']:,} events, {s['cell_hops']:,} cell-hops)"
+        f"in {s['wall_s']:.2f} s  ({s['events']:,} events, {', '.join(hops)})"
     )
     window = s.get("window_s")
-    title = f"sources (window {window[0] * 1e3:g}-{window[1] * 1e3:g} ms)" if window else "sources"
-    t = Table(title=title)
-    for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "cells sent", "cells received", "CLR"):
-        t.add_column(col, justify="left" if col == "source" else "right")
-    for r in s["sources"]:
-        t.add_row(
-            escape(r["name"]),
-            f"{r['acr_mbps']:.3f}",
-            f"{r['rate_mbps']:.3f}",
-            f"{r['maxmin_mbps']:.3f}",
-            f"{r['cells_sent']:,}",
-            f"{r['cells_received']:,}",
-            f"{r['clr']:.4g}",
-        )
-    out.print(t)
+    span = f" (window {window[0] * 1e3:g}-{window[1] * 1e3:g} ms)" if window else ""
+    if s["sources"] or not s.get("connections"):
+        t = Table(title="sources" + span)
+        for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "cells sent", "cells received", "CLR"):
+            t.add_column(col, justify="left" if col == "source" else "right")
+        for r in s["sources"]:
+            t.add_row(
+                escape(r["name"]),
+                f"{r['acr_mbps']:.3f}",
+                f"{r['rate_mbps']:.3f}",
+                f"{r['maxmin_mbps']:.3f}",
+                f"{r['cells_sent']:,}",
+                f"{r['cells_received']:,}",
+                f"{r['clr']:.4g}",
+            )
+        out.print(t)
 
     def run_max(p: dict[str, Any]) -> Any:
         return p.get("max_queue_cells_run", p["max_queue_cells"])
 
     busy = [p for p in s["ports"] if run_max(p) > 1 or p["drops"] > 0]
     if busy:
-        t = Table(title="switch ports with queueing or loss")
-        for col in ("port", "mean queue", "max queue (window)", "max queue (run)", "drops"):
-            t.add_column(col, justify="left" if col == "port" else "right")
+        t = Table(title="ports with queueing or loss")
+        for col in ("port", "unit", "mean queue", "max queue (window)", "max queue (run)", "drops"):
+            t.add_column(col, justify="left" if col in ("port", "unit") else "right")
         for p in busy:
             t.add_row(
-                escape(p["name"]), f"{p['mean_queue_cells']:.2f}", str(p["max_queue_cells"]), str(run_max(p)),
-                f"{p['drops']:,}",
+                escape(p["name"]), p.get("unit", "cells"), f"{p['mean_queue_cells']:.2f}", str(p["max_queue_cells"]),
+                str(run_max(p)), f"{p['drops']:,}",
             )
         out.print(t)
     ends = list(s["sources"]) + list(s.get("connections") or [])
     hosts = {r["name"] for r in ends} | {r.get("destination") for r in ends}
     trunks = [l for l in s["links"] if l.get("from") not in hosts and l.get("to") not in hosts]
     if trunks:
-        t = Table(title="links between switches" if all("from" in l for l in trunks) else "links")
+        t = Table(title="links between network nodes" if all("from" in l for l in trunks) else "links")
         t.add_column("link")
         t.add_column("Mb/s", justify="right")
         t.add_column("utilisation", justify="right")
@@ -117,8 +121,10 @@ def _print_summary(s: dict[str, Any]) -> None:
         out.print(t)
     conns = s.get("connections") or []
     if conns:
-        t = Table(title="TCP connections")
-        for col in ("connection", "variant", "goodput Mb/s", "retransmits", "timeouts", "cells dropped"):
+        t = Table(title="TCP connections" + span)
+        ip = any(p.get("unit") == "packets" for p in s["ports"])
+        lost = "dropped" if ip else "cells dropped"
+        for col in ("connection", "variant", "goodput Mb/s", "retransmits", "timeouts", lost):
             t.add_column(col, justify="left" if col in ("connection", "variant") else "right")
         for c in conns:
             t.add_row(

@@ -79,9 +79,14 @@ def default_ports(result: "Result", limit: int = 6) -> list[str]:
 
 
 def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
-    """Queue length in cells of switch output ports against time in ms."""
+    """Queue length of switch (cells) or router (packets) output ports against time in ms."""
     names = ports or default_ports(result)
-    return _panel(ax, result, result.queue, "port", "queue_cells", names, "queue length (cells)", "switch queues")
+    units = {p["name"]: p.get("unit", "cells") for p in result.data["ports"]}
+    if names and all(units.get(n) == "packets" for n in names):
+        label, title = "queue length (packets)", "router queues"
+    else:
+        label, title = "queue length (cells)", "switch queues"
+    return _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)
 
 
 def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
