@@ -20,6 +20,10 @@ _SERIES_COLUMNS = {
     "cwnd": ("connection", "cwnd_bytes"),
     "ssthresh": ("connection", "ssthresh_bytes"),
     "seq": ("connection", "seq_bytes"),
+    "rtt": ("connection", "rtt_s"),
+    "srtt": ("connection", "srtt_s"),
+    "retransmits": ("connection", "retransmits"),
+    "timeouts": ("connection", "timeouts"),
 }
 
 
@@ -109,6 +113,26 @@ class Result:
         return self._tcp_series("seq")
 
     @cached_property
+    def rtt(self) -> pl.DataFrame:
+        """The last RTT sample per connection at each sampling time (seconds, true time)."""
+        return self._tcp_series("rtt")
+
+    @cached_property
+    def srtt(self) -> pl.DataFrame:
+        """The sender's smoothed RTT (seconds; whole ticks in the tick clock modes)."""
+        return self._tcp_series("srtt")
+
+    @cached_property
+    def retransmits(self) -> pl.DataFrame:
+        """Cumulative retransmitted segments per connection."""
+        return self._tcp_series("retransmits")
+
+    @cached_property
+    def timeouts(self) -> pl.DataFrame:
+        """Cumulative retransmission timeouts per connection."""
+        return self._tcp_series("timeouts")
+
+    @cached_property
     def sources(self) -> pl.DataFrame:
         return pl.DataFrame(self._data["sources"])
 
@@ -130,8 +154,8 @@ class Result:
         return pl.DataFrame(self._data["vcs"])
 
     TABLES = (
-        "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq",
-        "sources", "connections", "ports", "links", "vcs",
+        "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
+        "timeouts", "sources", "connections", "ports", "links", "vcs",
     )
 
     def table(self, name: str, backend: str = "polars"):

@@ -19,7 +19,8 @@ pub struct MeasureSpec {
     pub queue: bool,
     pub received: bool,
     pub utilization: bool,
-    /// cwnd, ssthresh and sequence-number series of TCP connections.
+    /// cwnd, ssthresh, sequence-number, RTT, retransmission and timeout series of TCP
+    /// connections.
     pub tcp: bool,
 }
 
@@ -64,6 +65,14 @@ pub struct Recordings {
     pub ssthresh: Series,
     /// Highest TCP sequence number sent + 1, bytes.
     pub seq: Series,
+    /// The last RTT sample, seconds (no point before the first sample).
+    pub rtt: Series,
+    /// The smoothed RTT the sender's estimator holds, seconds.
+    pub srtt: Series,
+    /// Cumulative retransmitted segments.
+    pub retransmits: Series,
+    /// Cumulative retransmission timeouts.
+    pub timeouts: Series,
 }
 
 /// Counter values captured when the measurement window opens.

@@ -785,6 +785,15 @@ impl World {
                     self.rec.cwnd.push(now, i, c.cwnd);
                     self.rec.ssthresh.push(now, i, c.ssthresh);
                     self.rec.seq.push(now, i, c.snd_max as f64);
+                    if let Some(r) = c.rtt.last_sample_s() {
+                        self.rec.rtt.push(now, i, r);
+                    }
+                    if let Some(r) = c.rtt.srtt_s() {
+                        self.rec.srtt.push(now, i, r);
+                    }
+                    let st = t.sender.stats();
+                    self.rec.retransmits.push(now, i, st.retransmissions as f64);
+                    self.rec.timeouts.push(now, i, st.timeouts as f64);
                 }
             }
         }

@@ -160,6 +160,10 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             "cwnd": series(&world.rec.cwnd, "connection", &vc_names, "cwnd_bytes"),
             "ssthresh": series(&world.rec.ssthresh, "connection", &vc_names, "ssthresh_bytes"),
             "seq": series(&world.rec.seq, "connection", &vc_names, "seq_bytes"),
+            "rtt": series(&world.rec.rtt, "connection", &vc_names, "rtt_s"),
+            "srtt": series(&world.rec.srtt, "connection", &vc_names, "srtt_s"),
+            "retransmits": series(&world.rec.retransmits, "connection", &vc_names, "retransmits"),
+            "timeouts": series(&world.rec.timeouts, "connection", &vc_names, "timeouts"),
         },
         "vcs": vcs,
     })

@@ -51,6 +51,12 @@ fn window_limited_flow_gets_window_over_rtt() {
     let got = goodput(&v);
     assert!((got - want).abs() / want < 0.02, "{got:.0} b/s vs {want:.0}");
     assert_eq!(v["connections"][0]["retransmits"], 0);
+    // Without queueing every RTT sample is that round trip.
+    let rtts = series(&v, "rtt", "connection", "T", "rtt_s");
+    assert!(!rtts.is_empty());
+    for (t, r) in rtts.iter().filter(|(t, _)| *t > 1.0) {
+        assert!((r - rtt).abs() / rtt < 0.01, "RTT sample {r} at {t} s vs {rtt}");
+    }
     assert_eq!(v["cell_hops"], 0, "an IP-only scenario moves packets, not cells");
     assert!(v["packet_hops"].as_u64().unwrap() > 0);
 }
@@ -78,7 +84,14 @@ fn a_drop_tail_router_never_holds_more_than_its_buffer() {
     assert_eq!(p["max_queue_cells_run"], 20);
     assert!(p["drops"].as_u64().unwrap() > 0);
     assert_eq!(p["early_drops"], 0);
-    assert!(v["connections"][0]["retransmits"].as_u64().unwrap() > 0);
+    let total = v["connections"][0]["retransmits"].as_u64().unwrap();
+    assert!(total > 0);
+    // The sampled counters never decrease and never pass the totals.
+    for (which, field, end) in [("retransmits", "retransmits", total), ("timeouts", "timeouts", v["connections"][0]["timeouts"].as_u64().unwrap())] {
+        let xs = series(&v, which, "connection", "T", field);
+        assert!(xs.windows(2).all(|w| w[0].1 <= w[1].1), "{which} decreased");
+        assert!(xs.last().unwrap().1 <= end as f64);
+    }
     // Still close to the link's payload rate: Reno keeps the pipe mostly full.
     assert!(goodput(&v) > 0.7 * RATE * MSS / (MSS + 40.0), "{}", goodput(&v));
 }

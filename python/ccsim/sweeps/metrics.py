@@ -11,7 +11,7 @@ Syntax (``docs/sweeps.md``):
   ``links[L1 (SW1->SW2)].utilization``).
 - ``series.KIND[NAME]``: the time average of a recorded series after warm-up deletion (MSER-5),
   with a batch-means confidence interval of its own; KIND is ``acr`` (source), ``queue`` (port),
-  ``utilization`` (link), ``cwnd`` or ``ssthresh`` (TCP connection). Adds the columns ``<metric>:half_width`` and ``<metric>:warmup_s``.
+  ``utilization`` (link), ``cwnd``, ``ssthresh``, ``rtt`` or ``srtt`` (TCP connection). Adds the columns ``<metric>:half_width`` and ``<metric>:warmup_s``.
 
 Names are checked when the plan is read; a row name is checked against each run's result (and
 the error lists the names that exist).
@@ -43,6 +43,8 @@ SERIES = {
     "utilization": ("link", "utilization"),
     "cwnd": ("connection", "cwnd_bytes"),
     "ssthresh": ("connection", "ssthresh_bytes"),
+    "rtt": ("connection", "rtt_s"),
+    "srtt": ("connection", "srtt_s"),
 }
 
 _AGG_RE = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")

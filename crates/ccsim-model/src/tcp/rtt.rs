@@ -55,11 +55,24 @@ pub struct RttEstimator {
     srtt: Option<f64>,
     rttvar: f64,
     backoff: u32,
+    /// The last sample's true round trip, seconds (whatever the clock's resolution).
+    last_sample_s: Option<f64>,
 }
 
 impl RttEstimator {
     pub fn new(cfg: RttConfig) -> Self {
-        RttEstimator { cfg, srtt: None, rttvar: 0.0, backoff: 0 }
+        RttEstimator { cfg, srtt: None, rttvar: 0.0, backoff: 0, last_sample_s: None }
+    }
+
+    /// The last valid sample's true round-trip time in seconds (the estimator itself may only
+    /// see it in whole ticks).
+    pub fn last_sample_s(&self) -> Option<f64> {
+        self.last_sample_s
+    }
+
+    /// The smoothed RTT in seconds, as the estimator sees it (ticks × tick in tick modes).
+    pub fn srtt_s(&self) -> Option<f64> {
+        self.srtt.map(|s| s * self.tick().map_or(1.0, |t| t.as_secs_f64()))
     }
 
     pub fn config(&self) -> &RttConfig {
@@ -75,6 +88,7 @@ impl RttEstimator {
 
     /// One valid sample: a segment sent at `sent` (never retransmitted) acknowledged at `now`.
     pub fn sample(&mut self, sent: SimTime, now: SimTime) {
+        self.last_sample_s = Some(now.saturating_since(sent).as_secs_f64());
         let r = match self.cfg.mode {
             ClockMode::Continuous => now.saturating_since(sent).as_secs_f64(),
             ClockMode::BsdTicks { tick, phase } => {
