@@ -26,8 +26,10 @@ def test_ficcrd_droptail_preset_runs_and_reports_packets(tmp_path):
     assert rx == sorted(rx)
     assert r.timeouts.height > 0 and r.srtt.height > 0
     out = r.write(tmp_path / "o")
-    for f in ("summary.json", "queue.png", "cwnd.png", "connections.parquet", "rtt.parquet", "timeouts.parquet"):
+    for f in ("summary.json", "queue.png", "cwnd.png", "seq.png", "goodput.png", "drops.png", "overview.png",
+              "connections.parquet", "rtt.parquet", "timeouts.parquet"):
         assert (out / f).exists(), f
+    assert not (out / "acr.png").exists(), "no ACR panel without ABR sources"
 
 
 def test_cli_runs_the_ip_preset_with_a_tcp_swap(cli, env):

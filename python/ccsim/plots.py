@@ -100,10 +100,54 @@ def plot_cwnd(result: "Result", connections: list[str] | None = None, ax=None):
     return _panel(ax, result, df, "connection", "cwnd_kB", connections, "cwnd (kB)", "congestion windows")
 
 
+def plot_seq(result: "Result", connections: list[str] | None = None, ax=None):
+    """Highest sequence number sent per connection in MB against time in ms (seed 002, Fig. 4)."""
+    df = result.seq.with_columns((pl.col("seq_bytes") / 1e6).alias("seq_MB"))
+    return _panel(ax, result, df, "connection", "seq_MB", connections, "sequence number (MB)", "sender sequence numbers")
+
+
+def _bars(ax, result: "Result", field: str, ylabel: str, title: str):
+    fig, ax = _axes(ax)
+    conns = result.data.get("connections") or []
+    names = [c["name"] for c in conns]
+    ax.bar(range(len(conns)), [c[field] for c in conns], color=plt.rcParams["axes.prop_cycle"].by_key()["color"][0])
+    ax.set_xticks(range(len(conns)), names, rotation=90 if len(conns) > 16 else 0, fontsize="small")
+    ax.set_xlabel("connection")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{result.scenario}: {title}")
+    ax.grid(alpha=0.3, axis="y")
+    return fig, ax, conns
+
+
+def plot_goodput(result: "Result", ax=None):
+    """Goodput of each TCP connection over the measurement window, with each one's max-min share
+    (the dashed line; seed 002 Fig. 3, seed 001's per-source throughputs)."""
+    fig, ax, conns = _bars(ax, result, "goodput_mbps", "goodput (Mb/s)", "goodput per connection")
+    if conns:
+        ax.step(
+            [i - 0.5 for i in range(len(conns))] + [len(conns) - 0.5],
+            [c["max_goodput_mbps"] for c in conns] + [conns[-1]["max_goodput_mbps"]],
+            where="post", color="black", linestyle="--", linewidth=1.0, label="max-min share",
+        )
+        ax.legend(fontsize="small", loc="best")
+    return fig
+
+
+def plot_drops(result: "Result", ax=None):
+    """Cells or packets of each TCP connection dropped in the network, whole run (seed 002 Fig. 6)."""
+    ip = any(p.get("unit") == "packets" for p in result.data["ports"])
+    fig, _, _ = _bars(ax, result, "drops", "packets dropped" if ip else "cells dropped", "drops per connection")
+    return fig
+
+
 def plot_overview(result: "Result", path: str | Path | None = None):
-    """ACR and queue panels side by side, like the seed papers' figures."""
+    """ACR (or, without ABR sources, TCP goodput) and queue panels side by side, like the seed
+    papers' figures."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
-    plot_acr(result, ax=a)
+    if result.data["sources"] or not result.data.get("connections"):
+        plot_acr(result, ax=a)
+    else:
+        plot_goodput(result, ax=a)
     plot_queue(result, ax=b)
     fig.tight_layout()
     if path is not None:
@@ -114,9 +158,14 @@ def plot_overview(result: "Result", path: str | Path | None = None):
 
 def write_plots(result: "Result", out: Path) -> list[Path]:
     written = []
-    panels = [("acr", plot_acr), ("queue", plot_queue), ("received", plot_received)]
+    panels = []
+    if result.data["sources"] or not result.data.get("connections"):
+        panels.append(("acr", plot_acr))
+    panels.append(("queue", plot_queue))
+    if result.data["series"]["received"].get("time_s"):
+        panels.append(("received", plot_received))
     if result.data.get("connections"):
-        panels.append(("cwnd", plot_cwnd))
+        panels += [("cwnd", plot_cwnd), ("seq", plot_seq), ("goodput", plot_goodput), ("drops", plot_drops)]
     for name, fn in panels:
         fig = fn(result)
         fig.tight_layout()
@@ -130,4 +179,7 @@ def write_plots(result: "Result", out: Path) -> list[Path]:
     return written
 
 
-__all__ = ["plot_acr", "plot_queue", "plot_received", "plot_cwnd", "plot_overview", "write_plots", "default_ports"]
+__all__ = [
+    "plot_acr", "plot_queue", "plot_received", "plot_cwnd", "plot_seq", "plot_goodput", "plot_drops", "plot_overview",
+    "write_plots", "default_ports",
+]
