@@ -10,7 +10,6 @@ use crate::types::{AccessSpec, MisbehaviourSpec, Scenario, SourceSpec};
 use ccsim_model::port::AnyBufferPolicy;
 use crate::units::{Duration, Rate};
 use ccsim_engine::{SimDuration, SimTime};
-use ccsim_engine::{RngStream, StreamKey};
 use ccsim_model::abr::{AbrParams, Misbehaviour};
 use ccsim_model::{MeasureSpec, NodeId, NodeKind, PortId, PortSpec, VcKind, VcSpec, World, WorldBuilder};
 use std::collections::HashMap;
@@ -107,14 +106,8 @@ impl Builder<'_> {
         let capacity = sw.buffer.unwrap_or(self.s.defaults.buffer).0;
         let n_vcs = self.b.n_vcs();
         let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
-        let run = &self.s.run;
         // Each port's random stream is keyed by its index (abr.md: streams per component).
-        let rng = RngStream::new(StreamKey {
-            seed: run.seed,
-            replication: run.replication,
-            component: self.b.n_ports() as u64,
-            purpose: STREAM_SWITCH_SCHEME,
-        });
+        let rng = self.b.stream(self.b.n_ports() as u64, STREAM_SWITCH_SCHEME);
         self.b.add_port(PortSpec {
             name,
             link_name: link,
@@ -134,13 +127,7 @@ impl Builder<'_> {
     fn router_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
         let r = self.s.router.iter().find(|r| r.name == from).expect("validated");
         let d = &self.s.defaults;
-        let run = &self.s.run;
-        let rng = RngStream::new(StreamKey {
-            seed: run.seed,
-            replication: run.replication,
-            component: self.b.n_ports() as u64,
-            purpose: STREAM_RED,
-        });
+        let rng = self.b.stream(self.b.n_ports() as u64, STREAM_RED);
         self.b.add_port(PortSpec {
             name,
             link_name: link,
