@@ -162,7 +162,7 @@ def write_plots(result: "Result", out: Path) -> list[Path]:
     if result.data["sources"] or not result.data.get("connections"):
         panels.append(("acr", plot_acr))
     panels.append(("queue", plot_queue))
-    if result.data["series"]["received"].get("time_s"):
+    if len(result.data["series"]["received"].get("time_s", [])):
         panels.append(("received", plot_received))
     if result.data.get("connections"):
         panels += [("cwnd", plot_cwnd), ("seq", plot_seq), ("goodput", plot_goodput), ("drops", plot_drops)]

@@ -27,7 +27,7 @@ _SERIES_COLUMNS = {
 }
 
 
-def _series_frame(columns: dict[str, list], key: str, value: str) -> pl.DataFrame:
+def _series_frame(columns: dict[str, Any], key: str, value: str) -> pl.DataFrame:
     df = pl.DataFrame(
         {"time_s": columns.get("time_s", []), key: columns.get(key, []), value: columns.get(value, [])},
         schema={"time_s": pl.Float64, key: pl.Utf8, value: pl.Float64},

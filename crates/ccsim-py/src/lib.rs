@@ -7,7 +7,9 @@
 
 use ccsim_engine::{SimDuration, SimTime};
 use ccsim_scenario::{Adjustments, Format, Run, ScenarioError};
+use ccsim_scenario::results;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Raises `ccsim.errors.<class_name>(message)`.
@@ -24,6 +26,10 @@ fn ccsim_error(py: Python<'_>, class_name: &str, message: String) -> PyErr {
 
 fn scenario_error(py: Python<'_>, e: ScenarioError) -> PyErr {
     ccsim_error(py, "ScenarioError", e.to_string())
+}
+
+fn f64_bytes<'py>(py: Python<'py>, xs: &[f64]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, &xs.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())
 }
 
 fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
@@ -182,20 +188,38 @@ impl Simulation {
         }
     }
 
-    /// The result as a dict; only once the run is complete.
+    /// The result as a dict; only once the run is complete. Time series come as binary columns
+    /// (`series[name] = {"time_s": bytes of f64, "key": bytes of u32, "names": [str], "key_field",
+    /// "value_field", "value": bytes of f64}`, little-endian), which `ccsim.api` turns into arrays:
+    /// a million samples as JSON took most of a second to print and parse.
     fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(why) = &self.poisoned {
             return Err(ccsim_error(py, "SimulationError", format!("this simulation failed earlier: {why}")));
         }
         let run = &self.run;
         let text = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| run.finish().map(|v| serde_json::to_string(&v).expect("serialise"))))
+            catch_unwind(AssertUnwindSafe(|| run.finish_summary().map(|v| serde_json::to_string(&v).expect("serialise"))))
         });
-        match text {
-            Ok(Ok(text)) => py.import("json")?.call_method1("loads", (text,)),
-            Ok(Err(e)) => Err(ccsim_error(py, "SimulationError", e.to_string())),
-            Err(p) => Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
+        let data = match text {
+            Ok(Ok(text)) => py.import("json")?.call_method1("loads", (text,))?,
+            Ok(Err(e)) => return Err(ccsim_error(py, "SimulationError", e.to_string())),
+            Err(p) => return Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
+        };
+        let world = self.run.world();
+        let (vcs, ports) = (results::vc_names(world), results::port_names(world));
+        let series = PyDict::new(py);
+        for c in results::series_columns(world, &vcs, &ports) {
+            let col = PyDict::new(py);
+            col.set_item("key_field", c.key_field)?;
+            col.set_item("value_field", c.value_field)?;
+            col.set_item("names", c.names.to_vec())?;
+            col.set_item("time_s", f64_bytes(py, &c.series.time_s))?;
+            col.set_item("key", PyBytes::new(py, &c.series.key.iter().flat_map(|k| k.to_le_bytes()).collect::<Vec<u8>>()))?;
+            col.set_item("value", f64_bytes(py, &c.series.value))?;
+            series.set_item(c.name, col)?;
         }
+        data.set_item("series", series)?;
+        Ok(data)
     }
 }
 

@@ -20,7 +20,7 @@ mod build;
 mod error;
 pub mod ip;
 mod load;
-mod results;
+pub mod results;
 pub mod transport;
 pub mod types;
 pub mod units;
@@ -106,6 +106,16 @@ impl Run {
 
     /// The result; fails if the run is incomplete or a conservation check broke.
     pub fn finish(&self) -> Result<serde_json::Value, SimulationError> {
+        self.finish_with(true)
+    }
+
+    /// The result without its time series (`series` is an empty object); take them with
+    /// `results::series_columns` instead.
+    pub fn finish_summary(&self) -> Result<serde_json::Value, SimulationError> {
+        self.finish_with(false)
+    }
+
+    fn finish_with(&self, with_series: bool) -> Result<serde_json::Value, SimulationError> {
         if !self.world.is_done() {
             return Err(SimulationError(format!(
                 "the run is at {} of {}; run it to the end before asking for results",
@@ -116,6 +126,7 @@ impl Run {
         self.world
             .check_conservation()
             .map_err(|e| SimulationError(format!("conservation check failed: {e}")))?;
-        Ok(results::result_value(&self.world, &self.scenario.name, self.scenario.run.seed, &self.scenario_hash()))
+        let name = &self.scenario.name;
+        Ok(results::result_value_with(&self.world, name, self.scenario.run.seed, &self.scenario_hash(), with_series))
     }
 }

@@ -13,7 +13,50 @@ fn series(s: &Series, key_name: &str, names: &[String], value_name: &str) -> Val
     Value::Object(m)
 }
 
+/// One recorded series as columns: the key of each row indexes `names`.
+pub struct SeriesColumns<'a> {
+    pub name: &'static str,
+    pub key_field: &'static str,
+    pub value_field: &'static str,
+    pub names: &'a [String],
+    pub series: &'a Series,
+}
+
+/// Every recorded series, with the names its keys index.
+pub fn series_columns<'a>(world: &'a World, vc_names: &'a [String], port_names: &'a [String]) -> Vec<SeriesColumns<'a>> {
+    let r = &world.rec;
+    let by_vc = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: vc_names, series };
+    let by_port = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: port_names, series };
+    vec![
+        by_vc("acr", "source", "acr_mbps", &r.acr),
+        by_port("queue", "port", "queue_cells", &r.queue),
+        by_vc("received", "source", "cells", &r.received),
+        by_port("utilization", "link", "utilization", &r.utilization),
+        by_vc("cwnd", "connection", "cwnd_bytes", &r.cwnd),
+        by_vc("ssthresh", "connection", "ssthresh_bytes", &r.ssthresh),
+        by_vc("seq", "connection", "seq_bytes", &r.seq),
+        by_vc("rtt", "connection", "rtt_s", &r.rtt),
+        by_vc("srtt", "connection", "srtt_s", &r.srtt),
+        by_vc("retransmits", "connection", "retransmits", &r.retransmits),
+        by_vc("timeouts", "connection", "timeouts", &r.timeouts),
+    ]
+}
+
+pub fn vc_names(world: &World) -> Vec<String> {
+    world.vcs.iter().map(|v| v.name.clone()).collect()
+}
+
+pub fn port_names(world: &World) -> Vec<String> {
+    world.ports.iter().map(|p| p.name.clone()).collect()
+}
+
+/// The whole result, series as JSON columns (`result_value_with(.., false)` leaves them out for
+/// callers that take them as binary columns from `series_columns`).
 pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str) -> Value {
+    result_value_with(world, scenario_name, seed, scenario_hash, true)
+}
+
+pub fn result_value_with(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> Value {
     let r = world.report();
     let sources: Vec<Value> = r
         .vcs
@@ -108,8 +151,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             })
         })
         .collect();
-    let vc_names: Vec<String> = world.vcs.iter().map(|v| v.name.clone()).collect();
-    let port_names: Vec<String> = world.ports.iter().map(|p| p.name.clone()).collect();
+    let vc_names = vc_names(world);
+    let port_names = port_names(world);
     let col = |f: &dyn Fn(&ccsim_model::world::VcReport) -> Value| -> Value {
         Value::Array(r.vcs.iter().map(f).collect())
     };
@@ -132,6 +175,12 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "brm_received": col(&|v| json!(v.brm_received)),
         "clr": col(&|v| json!(v.clr)),
     });
+    let mut series_json = Map::new();
+    if with_series {
+        for c in series_columns(world, &vc_names, &port_names) {
+            series_json.insert(c.name.into(), series(c.series, c.key_field, c.names, c.value_field));
+        }
+    }
     json!({
         "scenario": scenario_name,
         "seed": seed,
@@ -152,19 +201,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "background": background,
         "ports": ports,
         "links": links,
-        "series": {
-            "acr": series(&world.rec.acr, "source", &vc_names, "acr_mbps"),
-            "queue": series(&world.rec.queue, "port", &port_names, "queue_cells"),
-            "received": series(&world.rec.received, "source", &vc_names, "cells"),
-            "utilization": series(&world.rec.utilization, "link", &port_names, "utilization"),
-            "cwnd": series(&world.rec.cwnd, "connection", &vc_names, "cwnd_bytes"),
-            "ssthresh": series(&world.rec.ssthresh, "connection", &vc_names, "ssthresh_bytes"),
-            "seq": series(&world.rec.seq, "connection", &vc_names, "seq_bytes"),
-            "rtt": series(&world.rec.rtt, "connection", &vc_names, "rtt_s"),
-            "srtt": series(&world.rec.srtt, "connection", &vc_names, "srtt_s"),
-            "retransmits": series(&world.rec.retransmits, "connection", &vc_names, "retransmits"),
-            "timeouts": series(&world.rec.timeouts, "connection", &vc_names, "timeouts"),
-        },
+        "series": Value::Object(series_json),
         "vcs": vcs,
     })
 }

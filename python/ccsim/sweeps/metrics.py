@@ -88,8 +88,8 @@ def series_values(result: Any, m: Metric) -> tuple[np.ndarray, np.ndarray]:
     """(time_s, value) of the named series (raises naming the metric when the name is absent)."""
     key, col = SERIES[m.table]
     ser = result.data["series"][m.table]
-    names = ser.get(key, [])
-    sel = np.asarray([n == m.row for n in names], dtype=bool)
+    names = np.asarray(ser.get(key, []), dtype=str)
+    sel = names == m.row
     if not sel.any():
         have = sorted(set(names))[:12]
         raise ValueError(f"metric {m.name!r}: no {key} named {m.row!r} in the recorded series (there are: {', '.join(have)})")
