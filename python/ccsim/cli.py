@@ -183,7 +183,7 @@ def validate(
 
 @app.command()
 def reproduce(
-    paper: str = typer.Argument(..., help="Paper to reproduce (abr-benchmarks), or `all`."),
+    paper: str = typer.Argument(..., help="Paper to reproduce (abr-benchmarks, ficcrd), or `all`."),
     out_dir: Optional[Path] = typer.Option(
         None, "--out", help="Output directory (default out/reproduce/PAPER; with `all`, one subdirectory per paper)."
     ),

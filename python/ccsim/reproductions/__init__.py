@@ -17,6 +17,7 @@ from ..errors import ScenarioError
 # name -> module (imported on demand: matplotlib and friends load only when needed)
 _MODULES = {
     "abr-benchmarks": "ccsim.reproductions.abr_benchmarks",
+    "ficcrd": "ccsim.reproductions.ficcrd",
 }
 
 

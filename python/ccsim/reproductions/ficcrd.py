@@ -1,0 +1,227 @@
+"""Seed 002 (FICCRD): the drop-tail baseline of the peer-to-peer configuration.
+
+Seed 002 reports figures only (goodput per flow, sender sequence numbers, bottleneck queue, drops per
+flow) for FICCRD and for drop-tail routers. FICCRD comes with a later wave; this reproduction runs the
+drop-tail baseline (`ficcrd/droptail`) over several seeds and sets each of the seed's statements about
+drop-tail beside ccsim's numbers and beside what theory bounds (the bottleneck's payload capacity, the
+fair share). The statements live in ``data/ficcrd.toml``, not in code.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import _common as C
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+PAPER = "ficcrd"
+TITLE = "Seed 002: FICCRD against drop-tail routers (the drop-tail baseline)"
+PRESET = "ficcrd/droptail"
+DATA_FILE = Path(__file__).parent / "data" / "ficcrd.toml"
+
+
+@dataclass(frozen=True)
+class Task:
+    seed: int
+    quick: bool
+
+
+def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def _run(task: Task) -> dict[str, Any]:
+    """One seed (in a worker): the summary, and for the first seed the traces the figures need."""
+    import polars as pl
+
+    from ..api import run
+
+    sets = {"run.duration": "20s", "run.measure_from": "10s"} if task.quick else {}
+    r = run(PRESET, seed=task.seed, set=sets)
+    out: dict[str, Any] = {"task": task, "summary": r.summary()}
+    out["queue"] = r.queue.filter(pl.col("port") == "R11->R12").select("time_ms", "queue_cells")
+    out["seq"] = r.seq.select("time_ms", "connection", "seq_bytes")
+    return out
+
+
+def capacity_mbps(summary: dict[str, Any]) -> float:
+    """The bottleneck's payload rate (line rate × MSS / (MSS + 40)): the connections' max-min
+    goodputs add up to it."""
+    return sum(c["max_goodput_mbps"] for c in summary["connections"])
+
+
+def measures(s: dict[str, Any]) -> dict[str, float]:
+    """The quantities the seed's statements are about, from one run's summary."""
+    conns = s["connections"]
+    g = [c["goodput_mbps"] for c in conns]
+    bottleneck = next(p for p in s["ports"] if p["name"] == "R11->R12")
+    others = [c["goodput_mbps"] for c in conns if c["name"] != "S0"]
+    s0 = next(c["goodput_mbps"] for c in conns if c["name"] == "S0")
+    return {
+        "goodput_total_mbps": s["goodput_mbps_total"],
+        "fairness_index": s["connections_fairness_index"],
+        "s0_over_others_mean": s0 / (sum(others) / len(others)) if others else 0.0,
+        "max_queue_packets": float(bottleneck["max_queue_cells"]),
+        "mean_queue_packets": bottleneck["mean_queue_cells"],
+        "bottleneck_drops": float(bottleneck["drops"]),
+        "flows_without_drops": float(sum(1 for c in conns if c["drops"] == 0)),
+        "lowest_goodput_mbps": min(g),
+    }
+
+
+def _holds(expr: str, value: float, ref: float) -> bool:
+    op, _, _ = expr.partition(" ")
+    return {">": value > ref, "<": value < ref, ">=": value >= ref, "<=": value <= ref, "==": value == ref}[op]
+
+
+def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per statement and seed: ccsim's value, the reference (the seed's, or theory's), and
+    whether the statement holds."""
+    rows = []
+    for r in results:
+        s = r["summary"]
+        m = measures(s)
+        cap = capacity_mbps(s)
+        for st in data["statement"]:
+            ref = cap * st["of_capacity"] if "of_capacity" in st else st["value"]
+            value = m[st["quantity"]]
+            rows.append({
+                "scenario": PRESET, "seed": r["task"].seed, "quantity": st["quantity"],
+                "statement": st["text"], "source": st["source"], "expect": f"{st['expect']} {C.fmt(ref)}",
+                "theory": C.clean(ref) if st.get("kind") == "theory" else None,
+                "paper": C.clean(ref) if st.get("kind") == "paper" else None,
+                "ccsim": C.clean(value), "difference": C.clean(value - ref), "ok": _holds(st["expect"], value, ref),
+                "note": st.get("note"),
+            })
+    return rows
+
+
+def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    first = results[0]
+    names = [c["name"] for c in first["summary"]["connections"]]
+    good = np.array([[c["goodput_mbps"] for c in r["summary"]["connections"]] for r in results])
+    drops = np.array([[c["drops"] for c in r["summary"]["connections"]] for r in results])
+    fair = first["summary"]["connections"][0]["max_goodput_mbps"]
+    files = []
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(names))
+    ax.bar(x, good.mean(axis=0), yerr=[good.mean(0) - good.min(0), good.max(0) - good.mean(0)], capsize=3)
+    ax.axhline(fair, color="black", linestyle="--", linewidth=1, label=f"fair share {fair:.2f} Mb/s")
+    ax.set_xticks(x, names)
+    ax.set_ylabel("goodput (Mb/s)")
+    ax.set_title(f"goodput per flow, drop-tail (mean, min-max over {len(results)} seeds)")
+    ax.legend()
+    files.append(_save(fig, out / "goodput.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.bar(x, drops.mean(axis=0), yerr=[drops.mean(0) - drops.min(0), drops.max(0) - drops.mean(0)], capsize=3)
+    ax.set_xticks(x, names)
+    ax.set_ylabel("packets dropped")
+    ax.set_title("drops per flow at the bottleneck, drop-tail")
+    files.append(_save(fig, out / "drops.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    q = first["queue"]
+    ax.step(q["time_ms"].to_numpy() / 1e3, q["queue_cells"].to_numpy(), where="post", linewidth=0.8)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("queue (packets)")
+    ax.set_title(f"bottleneck queue R11->R12, seed {first['task'].seed}")
+    files.append(_save(fig, out / "queue.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    seq = first["seq"]
+    for name in names:
+        part = seq.filter(seq["connection"] == name)
+        ax.plot(part["time_ms"].to_numpy() / 1e3, part["seq_bytes"].to_numpy() / 1e6, linewidth=0.8, label=name)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("sequence number (MB)")
+    ax.set_title(f"sender sequence numbers, seed {first['task'].seed}")
+    ax.legend(fontsize="small", ncol=2)
+    files.append(_save(fig, out / "seq.png"))
+    return files
+
+
+def _save(fig, path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name
+
+
+def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
+    columns = [("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("source", "source"),
+               ("expect", "expected"), ("ccsim", "ccsim"), ("ok", "holds"), ("note", "note")]
+    imgs = "".join(f"<img src='figures/{html.escape(f)}' alt='{html.escape(f)}'>" for f in figures)
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(TITLE)}</title>
+<style>{C.CSS} img {{ width: 48%; }}</style></head><body>
+<h1>{html.escape(TITLE)}</h1>
+<p class="muted">{info['mode']} run: {info['runs']} runs of <code>{PRESET}</code> in {info['wall_s']:.1f} s.
+Every row is one of the seed's statements about drop-tail routers, or a bound theory gives, on one seed.
+docs/reproductions/ficcrd.md explains the differences.</p>
+<h2>Statements</h2>{C.html_table(rows, columns)}
+<h2>Figures</h2>{imgs}
+</body></html>"""
+    (out / "index.html").write_text(page, encoding="utf-8")
+
+
+def reproduce(out: str | Path | None = None, quick: bool = False, workers: int | None = None,
+              progress: bool = True) -> dict[str, Any]:
+    """Runs the baseline over the data file's seeds; writes ``compared.json``, ``runs.json``,
+    ``figures/*.png`` and ``index.html`` under ``out``; returns a summary dict."""
+    started = time.perf_counter()
+    data = load_data()
+    out = Path(out or f"out/reproduce/{PAPER}")
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    workers = C.default_workers() if workers is None else max(1, int(workers))
+    seeds = data["seeds"][:2] if quick else data["seeds"]
+    tasks = [Task(seed, quick) for seed in seeds]
+    pool = C.make_pool(min(workers, len(tasks)))
+    try:
+        results = C.run_all(_run, tasks, workers=workers, progress=progress, label="simulating", pool=pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    rows = compare(results, data)
+    figures = _figures(results, out / "figures")
+    (out / "compared.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    runs = [{"scenario": PRESET, "seed": r["task"].seed, "sim_time_s": r["summary"]["sim_time_s"],
+             "wall_s": C.clean(r["summary"]["wall_s"]), "events": r["summary"]["events"],
+             "fingerprint": r["summary"]["fingerprint"]} for r in results]
+    (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+    info = {"mode": "quick" if quick else "full", "runs": len(tasks), "wall_s": time.perf_counter() - started}
+    write_html(out, rows, figures, info)
+    paper_rows = [r for r in rows if r["paper"] is not None]
+    return {
+        "paper": PAPER,
+        "out": str(out),
+        "mode": info["mode"],
+        "rows": len(rows),
+        "runs": len(tasks),
+        "paper_numbers": len(paper_rows),
+        "paper_within_tolerance": sum(1 for r in paper_rows if r["ok"]),
+        "outside_tolerance": sum(1 for r in rows if r["ok"] is False),
+        "wall_s": round(time.perf_counter() - started, 2),
+        "report": str(out / "index.html"),
+    }
+
+
+__all__ = ["reproduce", "load_data", "measures", "compare", "PAPER", "TITLE"]

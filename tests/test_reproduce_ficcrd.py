@@ -1,0 +1,39 @@
+"""`ccsim reproduce ficcrd`: the seed-002 drop-tail baseline against the seed's statements."""
+
+import json
+import subprocess
+
+from ccsim.reproductions import ficcrd
+
+
+def test_reproduction_writes_rows_figures_and_report(cli, env, tmp_path):
+    # The full reproduction: five 200 s runs take a few seconds.
+    out = tmp_path / "ficcrd"
+    p = subprocess.run(cli + ["reproduce", "ficcrd", "--json", "--out", str(out)], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["paper"] == "ficcrd" and doc["mode"] == "full" and doc["runs"] == 5
+    rows = json.loads((out / "compared.json").read_text())
+    data = ficcrd.load_data()
+    assert len(rows) == 5 * len(data["statement"])
+    for r in rows:
+        assert {"seed", "quantity", "statement", "source", "expect", "ccsim", "ok"} <= set(r)
+        assert (r["paper"] is None) != (r["theory"] is None)
+    # Theory's bounds hold on every seed: the bottleneck's payload rate bounds the goodput, and
+    # drop-tail with a buffer far above the bandwidth-delay product keeps the link busy.
+    assert all(r["ok"] for r in rows if r["theory"] is not None)
+    for f in ("goodput.png", "drops.png", "queue.png", "seq.png"):
+        assert (out / "figures" / f).exists(), f
+    assert "every flow has packets dropped" in (out / "index.html").read_text()
+
+
+def test_measures_follow_the_summary():
+    conns = [{"name": "S0", "goodput_mbps": 0.5, "drops": 3, "max_goodput_mbps": 1.0},
+             {"name": "S1", "goodput_mbps": 1.0, "drops": 0, "max_goodput_mbps": 1.0},
+             {"name": "S2", "goodput_mbps": 1.5, "drops": 2, "max_goodput_mbps": 1.0}]
+    s = {"connections": conns, "goodput_mbps_total": 3.0, "connections_fairness_index": 0.9,
+         "ports": [{"name": "R11->R12", "max_queue_cells": 200, "mean_queue_cells": 150.0, "drops": 5}]}
+    m = ficcrd.measures(s)
+    assert m["s0_over_others_mean"] == 0.5 / 1.25
+    assert m["flows_without_drops"] == 1 and m["max_queue_packets"] == 200 and m["lowest_goodput_mbps"] == 0.5
+    assert ficcrd.capacity_mbps(s) == 3.0
