@@ -353,6 +353,7 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
         };
         w.last_port_bits = vec![0; w.ports.len()];
+        w.mark_lazy_sinks();
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
             if vc.abr_source().is_some() || vc.background().is_some() {
@@ -449,6 +450,7 @@ impl World {
         }
         self.current = None;
         self.now = self.now.max(until);
+        self.drain_sinks(self.now);
         self.sync_ports();
         self.is_done()
     }
@@ -609,7 +611,75 @@ impl World {
         }
     }
 
+    /// Egress links whose far end only counts data cells (a TM 4.0 destination, the only user of
+    /// the port, behind a FIFO) deliver their data cells lazily: one event per RM cell instead of
+    /// one per cell. Nothing observes a data cell's delivery but counters, and every reader of
+    /// those drains the sinks first, so results are those of an event per cell.
+    fn mark_lazy_sinks(&mut self) {
+        let mut users = vec![0u32; self.ports.len()];
+        for vc in &self.vcs {
+            for p in vc.fwd_ports.iter().chain(&vc.rev_ports) {
+                users[p.index()] += 1;
+            }
+        }
+        for vc in &self.vcs {
+            let last = *vc.fwd_ports.last().expect("routes are non-empty");
+            let port = &mut self.ports[last.index()];
+            if matches!(vc.ends, Ends::Abr { .. }) && users[last.index()] == 1 && !port.is_event_scheduled() {
+                port.lazy_sink = true;
+            }
+        }
+    }
+
+    /// Delivers every cell by its own event (for tests that compare against lazy sinks). Only
+    /// before the run starts.
+    pub fn disable_lazy_sinks(&mut self) {
+        assert!(self.events == 0, "lazy sinks can only be turned off before the run");
+        for p in &mut self.ports {
+            p.lazy_sink = false;
+        }
+    }
+
+    /// Delivers what reached the far end of lazy sink `p` by `until`: its data cells, and its RM
+    /// cells only with `with_rm` (an RM cell is delivered by its own event, in event order). Then
+    /// schedules the next RM cell's arrival.
+    fn drain_sink(&mut self, p: PortId, until: SimTime, with_rm: bool) {
+        loop {
+            let port = &mut self.ports[p.index()];
+            let Some(&(t, cell)) = port.pipe.front() else { break };
+            if t > until || (cell.is_rm() && !with_rm) {
+                break;
+            }
+            port.pipe.pop_front();
+            port.delivered += 1;
+            if cell.is_rm() {
+                port.sink_rm -= 1;
+                port.sink_event = false;
+            }
+            self.cell_hops += 1;
+            self.arrive(cell);
+        }
+        let port = &mut self.ports[p.index()];
+        if !port.sink_event && port.sink_rm > 0 {
+            let (t, _) = *port.pipe.iter().find(|(_, c)| c.is_rm()).expect("counted RM cells are in the pipe");
+            port.sink_event = true;
+            self.queue.push(t, Event::PipeArrival(p));
+        }
+    }
+
+    /// Brings every lazy sink's deliveries up to `now` (before anything reads the counters).
+    fn drain_sinks(&mut self, until: SimTime) {
+        for i in 0..self.ports.len() {
+            if self.ports[i].lazy_sink {
+                self.drain_sink(PortId(i as u32), until, false);
+            }
+        }
+    }
+
     fn on_pipe_arrival(&mut self, p: PortId) {
+        if self.ports[p.index()].lazy_sink {
+            return self.drain_sink(p, self.now, true);
+        }
         let port = &mut self.ports[p.index()];
         let (t, cell) = port.pipe.pop_front().expect("a pipe event has a cell");
         // Its transmission ended before it arrived: count the departure now at the latest.
@@ -735,7 +805,16 @@ impl World {
         port.sync(now);
         match port.offer(now, cell) {
             Ok((arrival, head)) => {
-                if head {
+                if port.lazy_sink {
+                    // Only RM cells get an event (the first one in the pipe).
+                    if cell.is_rm() {
+                        port.sink_rm += 1;
+                        if !port.sink_event {
+                            port.sink_event = true;
+                            self.queue.push(arrival, Event::PipeArrival(p));
+                        }
+                    }
+                } else if head {
                     self.queue.push(arrival, Event::PipeArrival(p));
                 }
             }
@@ -769,6 +848,7 @@ impl World {
     }
 
     fn on_sample(&mut self) {
+        self.drain_sinks(self.now);
         self.sync_ports();
         let now = self.now;
         let m = &self.measure;
@@ -818,6 +898,7 @@ impl World {
     }
 
     fn open_window(&mut self) {
+        self.drain_sinks(self.now);
         self.sync_ports();
         let now = self.now;
         let w = &mut self.window;

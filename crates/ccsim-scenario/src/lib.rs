@@ -93,6 +93,10 @@ impl Run {
     pub fn world(&self) -> &World {
         &self.world
     }
+    /// For tests that change how the engine runs (not what it models).
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
 
     /// Advances to `until` (capped at the end of the run); true once complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {

@@ -112,6 +112,13 @@ pub struct Port {
     pub packets: bool,
     /// Random Early Detection on a packet port.
     pub red: Option<Red>,
+    /// The link to an ABR destination host, which only counts data cells: they are delivered
+    /// in batches (before the next RM cell, a sample, the window opening, the end of a chunk)
+    /// rather than by an event each (`World::drain_sink`).
+    pub lazy_sink: bool,
+    /// RM cells in the pipe of a lazy sink, and whether the first one's arrival is scheduled.
+    pub sink_rm: u32,
+    pub sink_event: bool,
     /// Cells that finished crossing the link.
     pub delivered: u64,
     /// Whether this port belongs to a switch (host ports are left out of queue plots).
@@ -148,6 +155,9 @@ impl Port {
             departed_bits: 0,
             packets: false,
             red: None,
+            lazy_sink: false,
+            sink_rm: 0,
+            sink_event: false,
             delivered: 0,
             at_switch,
         }
