@@ -17,37 +17,11 @@
 //! assigned by `push` exactly as before, so the order of events is unchanged: the heap holds
 //! the same keys after every operation as with an eager pop.
 
+use crate::heap::{Entry, MinHeap};
 use crate::time::SimTime;
 
-use std::cmp::Ordering;
-use std::collections::binary_heap::{BinaryHeap, PeekMut};
-
-struct Entry<E> {
-    key: u128,
-    event: E,
-}
-
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
-    #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
-}
-
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: MinHeap<E>,
     /// The last key popped; every queued key is >= it.
     last: u128,
     next_seq: u64,
@@ -56,15 +30,15 @@ pub struct EventQueue<E> {
     root_popped: bool,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(256), last: 0, next_seq: 0, root_popped: false }
+        EventQueue { heap: MinHeap::with_capacity(256), last: 0, next_seq: 0, root_popped: false }
     }
 
     /// Schedules `event` at `time`. Times earlier than the last event popped are run as if
@@ -79,10 +53,9 @@ impl<E> EventQueue<E> {
         }
         let entry = Entry { key, event };
         if self.root_popped {
-            // The root is the popped entry, and every new key is above it: replace it and
-            // sift down (on drop of the `PeekMut`).
+            // The root is the popped entry, and every new key is above it: replace it.
             self.root_popped = false;
-            *self.heap.peek_mut().expect("the popped root") = entry;
+            self.heap.replace_root(entry);
         } else {
             self.heap.push(entry);
         }
@@ -93,16 +66,13 @@ impl<E> EventQueue<E> {
     fn drop_popped_root(&mut self) {
         if self.root_popped {
             self.root_popped = false;
-            PeekMut::pop(self.heap.peek_mut().expect("the popped root"));
+            self.heap.pop_root();
         }
     }
 
     /// Removes and returns the earliest event (lazily: see the module doc).
     #[inline]
-    pub fn pop(&mut self) -> Option<(SimTime, E)>
-    where
-        E: Copy,
-    {
+    pub fn pop(&mut self) -> Option<(SimTime, E)> {
         self.drop_popped_root();
         let e = self.heap.peek()?;
         self.last = e.key;
