@@ -15,7 +15,7 @@ use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
-use crate::port::{DropReason, Port, Scheduling};
+use crate::port::{DropReason, InFlight, Port, Scheduling};
 use crate::vbr::OnOffSource;
 use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimDuration, SimTime, StreamKey};
 
@@ -596,13 +596,13 @@ impl World {
 
     fn on_pipe_arrival(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        let (t, cell) = port.pipe.pop_front().expect("a pipe event has a cell");
+        let InFlight { arrival: t, cell } = port.pipe.pop_front().expect("a pipe event has a cell");
         // Its transmission ended before it arrived: count the departure now at the latest.
         port.sync(self.now);
         debug_assert_eq!(t, self.now);
         port.delivered += 1;
-        if let Some(&(next, _)) = port.pipe.front() {
-            self.queue.push(next, Event::PipeArrival(p));
+        if let Some(next) = port.pipe.front() {
+            self.queue.push(next.arrival, Event::PipeArrival(p));
         }
         self.cell_hops += 1;
         self.arrive(cell);
@@ -819,7 +819,7 @@ impl World {
                 Scheduling::StrictPriority(q) => Some(q.cells()),
                 Scheduling::Fifo => None,
             };
-            for c in port.pipe.iter().map(|(_, c)| c).chain(held.into_iter().flatten()) {
+            for c in port.pipe.iter().map(|f| &f.cell).chain(held.into_iter().flatten()) {
                 let e = &mut n[c.vc.index()];
                 if c.is_forward() {
                     e.0 += 1
