@@ -597,8 +597,8 @@ impl World {
     fn on_pipe_arrival(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         let InFlight { arrival: t, cell } = port.pipe.pop_front().expect("a pipe event has a cell");
-        // Its transmission ended before it arrived: count the departure now at the latest.
-        port.sync(self.now);
+        // Its departure from the buffer is applied by the port's next `sync`, at its own time:
+        // everything that reads the port syncs it first.
         debug_assert_eq!(t, self.now);
         port.delivered += 1;
         if let Some(next) = port.pipe.front() {
@@ -660,7 +660,8 @@ impl World {
                         return;
                     }
                 }
-                self.enqueue(out, cell);
+                // `view` above brought the port up to now.
+                self.enqueue_synced(out, cell);
             }
         } else {
             let node = cell.hop as usize;
@@ -705,8 +706,16 @@ impl World {
         }
     }
 
+    /// Offers a cell to port `p`.
     #[inline]
     fn enqueue(&mut self, p: PortId, cell: Cell) {
+        self.ports[p.index()].sync(self.now);
+        self.enqueue_synced(p, cell);
+    }
+
+    /// As `enqueue`, for a port already brought up to now (`Port::sync` or `Port::view`).
+    #[inline]
+    fn enqueue_synced(&mut self, p: PortId, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         if port.is_event_scheduled() {
@@ -717,7 +726,6 @@ impl World {
             }
             return;
         }
-        port.sync(now);
         match port.offer(now, cell) {
             Ok((arrival, head)) => {
                 if head {
