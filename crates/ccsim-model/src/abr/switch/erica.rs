@@ -200,18 +200,17 @@ impl Erica {
             }
             sum
         } else {
-            (0..self.seen_fwd.len()).filter(|&v| counted(self.seen_fwd[v], self.seen_brm[v])).count()
-                as f64
+            self.seen_fwd.iter().zip(&self.seen_brm).filter(|&(&f, &b)| counted(f, b)).count() as f64
         }
         .max(1.0);
         self.fair_share = self.target_cap / self.n_active;
         self.max_alloc_prev = self.max_alloc_cur;
         self.max_alloc_cur = self.fair_share;
-        for v in 0..self.seen_fwd.len() {
-            self.seen_prev[v] = self.seen_fwd[v];
-            self.seen_fwd[v] = false;
-            self.seen_brm[v] = false;
-        }
+        // Slice copies and fills rather than an indexed loop: this runs every `interval_cells`
+        // ABR cells at every port.
+        self.seen_prev.copy_from_slice(&self.seen_fwd);
+        self.seen_fwd.fill(false);
+        self.seen_brm.fill(false);
         self.abr_cells = 0;
         self.interval_start = view.now;
         self.intervals += 1;
