@@ -78,22 +78,24 @@ impl Default for FrameState {
     }
 }
 
+/// `repr(C)`, per-cell fields first (see `Port`).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct PortBuffer {
     /// (end of transmission, VC) per queued cell, in departure order.
     cells: VecDeque<(SimTime, VcId)>,
-    capacity: u32,
     books: Vec<VcBooks>,
-    dropped: [u64; DropReason::COUNT],
-    policy: AnyBufferPolicy,
+    capacity: u32,
+    /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
+    queued: u32,
+    /// VCs with at least one cell queued (N_a).
+    active_vcs: u32,
     /// Keep the end-of-frame cell of a discarded frame so reassembly resynchronises
     /// (ubr-gfr.md §0.1, seed 001).
     keep_eom: bool,
+    policy: AnyBufferPolicy,
+    dropped: [u64; DropReason::COUNT],
     frames: Vec<FrameState>,
-    /// VCs with at least one cell queued (N_a).
-    active_vcs: u32,
-    /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
-    queued: u32,
 }
 
 impl PortBuffer {
