@@ -80,6 +80,19 @@ impl<E: Copy> EventQueue<E> {
         Some((SimTime::from_ps((e.key >> 64) as u64), e.event))
     }
 
+    /// `pop`, if the earliest event is due by `until`.
+    #[inline]
+    pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
+        self.drop_popped_root();
+        let e = self.heap.peek()?;
+        if (e.key >> 64) as u64 > until.as_ps() {
+            return None;
+        }
+        self.last = e.key;
+        self.root_popped = true;
+        Some((SimTime::from_ps((e.key >> 64) as u64), e.event))
+    }
+
     #[inline]
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.drop_popped_root();
@@ -168,11 +181,21 @@ mod tests {
                 if peek {
                     prop_assert_eq!(q.peek_time().map(|t| t.as_ps()), reference.first().map(|r| r.0));
                 }
-                let want = if reference.is_empty() { None } else { Some(reference.remove(0)) };
-                let got = q.pop().map(|(t, s)| (t.as_ps(), s));
-                prop_assert_eq!(got, want);
+                // Half the time through `pop_until`, with a deadline just before or at the next event.
+                if let (false, Some(&(t, _))) = (peek, reference.first()) {
+                    if t > 0 {
+                        prop_assert_eq!(q.pop_until(SimTime::from_ps(t - 1)), None);
+                    }
+                    let got = q.pop_until(SimTime::from_ps(t)).map(|(t, s)| (t.as_ps(), s));
+                    prop_assert_eq!(got, Some(reference.remove(0)));
+                    now = t;
+                } else {
+                    let want = if reference.is_empty() { None } else { Some(reference.remove(0)) };
+                    let got = q.pop().map(|(t, s)| (t.as_ps(), s));
+                    prop_assert_eq!(got, want);
+                    if let Some((t, _)) = got { now = t; }
+                }
                 prop_assert_eq!(q.len(), reference.len());
-                if let Some((t, _)) = got { now = t; }
                 for (dt, past) in pushes {
                     let t = if past { now.saturating_sub(dt) } else { now + dt };
                     q.push(SimTime::from_ps(t), seq);

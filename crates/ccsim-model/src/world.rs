@@ -420,11 +420,7 @@ impl World {
     /// Returns true once the run is complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {
         let until = until.min(self.measure.end);
-        while let Some(t) = self.queue.peek_time() {
-            if t > until {
-                break;
-            }
-            let (t, ev) = self.queue.pop().expect("peeked");
+        while let Some((t, ev)) = self.queue.pop_until(until) {
             self.now = t;
             self.current = Some(ev);
             let (kind, comp) = ev.kind_and_component();

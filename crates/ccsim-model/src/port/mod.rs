@@ -106,6 +106,8 @@ pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
     pub pipe: VecDeque<InFlight>,
     clock: TxClock,
+    /// Link capacity in cells per second (computed once: every switch hook's view has it).
+    cell_rate: f64,
     pub delay: SimDuration,
     /// When the transmitter finishes the last accepted cell.
     busy_until: SimTime,
@@ -147,6 +149,7 @@ impl Port {
             link_name,
             buffer: PortBuffer::new(buffer_cells, n_vcs),
             clock: TxClock::new(rate_bps),
+            cell_rate: rate_bps as f64 / CELL_BITS as f64,
             delay,
             pipe: VecDeque::new(),
             scheme,
@@ -164,8 +167,9 @@ impl Port {
     }
 
     /// Link capacity in cells per second.
+    #[inline]
     pub fn cell_rate(&self) -> f64 {
-        self.clock.bits_per_sec() as f64 / CELL_BITS as f64
+        self.cell_rate
     }
 
     /// Applies every departure up to `now`: the queue length and its statistics then hold
@@ -186,7 +190,7 @@ impl Port {
     #[inline]
     pub fn view(&mut self, now: SimTime) -> PortView {
         self.sync(now);
-        PortView { now, queue_len: self.buffer.len(), link_rate: self.cell_rate() }
+        PortView { now, queue_len: self.buffer.len(), link_rate: self.cell_rate }
     }
 
     pub fn is_event_scheduled(&self) -> bool {
