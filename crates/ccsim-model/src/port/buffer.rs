@@ -14,7 +14,7 @@ use super::policy::{AnyBufferPolicy, Occupancy};
 use crate::cell::Cell;
 use crate::ids::VcId;
 use ccsim_engine::SimTime;
-use std::collections::VecDeque;
+use super::fifo::Fifo;
 
 /// Why a cell was dropped. An enum, never a string.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ impl Default for FrameState {
 #[repr(C)]
 pub struct PortBuffer {
     /// (end of transmission, VC) per queued cell, in departure order.
-    cells: VecDeque<(SimTime, VcId)>,
+    cells: Fifo<(SimTime, VcId)>,
     books: Vec<VcBooks>,
     capacity: u32,
     /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
@@ -101,7 +101,7 @@ pub struct PortBuffer {
 impl PortBuffer {
     pub fn new(capacity: u32, n_vcs: usize) -> Self {
         PortBuffer {
-            cells: VecDeque::with_capacity((capacity as usize).min(4096)),
+            cells: Fifo::default(),
             capacity,
             books: vec![VcBooks::default(); n_vcs],
             dropped: [0; DropReason::COUNT],

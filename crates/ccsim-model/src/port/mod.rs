@@ -15,9 +15,11 @@
 //! pending while it transmits (`Scheduling::StrictPriority`).
 
 mod buffer;
+mod fifo;
 pub mod policy;
 
 pub use buffer::{DropReason, PortBuffer, VcBooks};
+pub use fifo::Fifo;
 pub use policy::AnyBufferPolicy;
 
 use crate::abr::switch::{AnyAbrSwitch, PortView};
@@ -104,7 +106,7 @@ impl QueueStats {
 #[repr(C)]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
-    pub pipe: VecDeque<InFlight>,
+    pub pipe: Fifo<InFlight>,
     clock: TxClock,
     /// Link capacity in cells per second (computed once: every switch hook's view has it).
     cell_rate: f64,
@@ -151,7 +153,7 @@ impl Port {
             clock: TxClock::new(rate_bps),
             cell_rate: rate_bps as f64 / CELL_BITS as f64,
             delay,
-            pipe: VecDeque::new(),
+            pipe: Fifo::default(),
             scheme,
             busy_until: SimTime::ZERO,
             scheduling: Scheduling::Fifo,
