@@ -3,12 +3,9 @@
 //! The sequence number makes the order total and deterministic: two events at the same
 //! picosecond run in the order they were scheduled.
 //!
-//! A binary heap keyed by one `u128`, `time << 64 | seq`, so every comparison is a single
-//! integer compare. Alternatives measured on GFC1 (docs/benchmarks.md) and dropped: a
-//! calendar queue (1 µs buckets: slower, cache misses on sparse buckets), a radix heap (slower:
-//! entries are redistributed many times because keys span ~40 significant bits) and a 4-ary
-//! heap (no gain over std's hole-based sift). The order is checked against a sorted reference
-//! by the property tests below.
+//! A binary min-heap (`heap.rs`) keyed by one `u128`, `time << 64 | seq`, so every comparison
+//! is a single integer compare. The order is checked against a sorted reference by the
+//! property tests below.
 //!
 //! `pop` is lazy: the popped entry stays in the heap as its root until the next operation. Most
 //! handlers schedule their component's next wake-up right away (a pipe's next arrival, a
@@ -16,6 +13,13 @@
 //! sifts it down once, instead of a pop's sift and a push's sift-up. Keys are unique and
 //! assigned by `push` exactly as before, so the order of events is unchanged: the heap holds
 //! the same keys after every operation as with an eager pop.
+//!
+//! Alternatives measured on GFC1 (docs/benchmarks.md) and dropped: a calendar queue (1 µs
+//! buckets: cache misses on sparse buckets), a radix heap (entries redistributed many times:
+//! keys span ~40 significant bits), a 4-ary heap, a bottom-up sift for the replaced root (a
+//! new wake-up usually settles a level or two above the leaves) and an indexed tournament tree
+//! with one slot per busy component (fixed-length paths, but more instructions per update in
+//! safe Rust, and superseded source wake-ups still have to run: they are fingerprinted).
 
 use crate::heap::{Entry, MinHeap};
 use crate::time::SimTime;
