@@ -84,7 +84,6 @@ impl Default for FrameState {
 pub struct PortBuffer {
     /// (end of transmission, VC) per queued cell, in departure order.
     cells: Fifo<(SimTime, VcId)>,
-    books: Vec<VcBooks>,
     capacity: u32,
     /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
     queued: u32,
@@ -94,6 +93,7 @@ pub struct PortBuffer {
     /// (ubr-gfr.md §0.1, seed 001).
     keep_eom: bool,
     policy: AnyBufferPolicy,
+    books: Vec<VcBooks>,
     dropped: [u64; DropReason::COUNT],
     frames: Vec<FrameState>,
 }

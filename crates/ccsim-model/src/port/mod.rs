@@ -38,7 +38,9 @@ pub enum Scheduling {
     /// delay queued cells, so departures are events (`World`'s `PortDeparture`). High-priority
     /// cells have their own unbounded queue and are never dropped [RECON]; the finite buffer and
     /// its policy apply to the low-priority class.
-    StrictPriority(PriorityQueues),
+    /// Boxed: only VBR routes have such ports, and inline the queues would push the port's
+    /// per-cell fields apart (see `Port`).
+    StrictPriority(Box<PriorityQueues>),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -100,14 +102,17 @@ impl QueueStats {
     }
 }
 
-/// `repr(C)` with the fields every cell touches first: a port is ~800 bytes, mostly the switch
-/// scheme's state, and with rustc's ordering the per-cell fields were spread over twice as many
-/// cache lines (more L1 misses per event: ~100 ports do not fit in L1).
-#[repr(C)]
+/// `repr(C)` with the fields every cell touches first, and aligned to a cache line: a port is
+/// ~850 bytes, mostly the switch scheme's state, and ~100 ports do not fit in L1, so every line
+/// a cell touches is likely a miss. The per-cell fields (up to the buffer's books) span five
+/// lines; with rustc's ordering they spread over twice as many.
+#[repr(C, align(64))]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
     pub pipe: Fifo<InFlight>,
     clock: TxClock,
+    /// FIFO (departures known at admission) or strict priority (departures as events).
+    pub scheduling: Scheduling,
     /// Link capacity in cells per second (computed once: every switch hook's view has it).
     cell_rate: f64,
     pub delay: SimDuration,
@@ -119,8 +124,6 @@ pub struct Port {
     pub delivered: u64,
     pub queue: QueueStats,
     pub buffer: PortBuffer,
-    /// FIFO (departures known at admission) or strict priority (departures as events).
-    pub scheduling: Scheduling,
     /// The ABR rate-allocation scheme; only switch ports have one.
     pub scheme: Option<AnyAbrSwitch>,
     pub name: String,
