@@ -14,6 +14,7 @@
 //! ```
 
 mod fingerprint;
+mod heap;
 mod queue;
 mod rng;
 mod serializer;

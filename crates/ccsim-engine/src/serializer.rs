@@ -4,20 +4,29 @@
 //! would make the link 0.16 ppm fast, and the error would grow with every cell (the drift
 //! htsim's `queue.cpp` shows). Instead each call returns the integer part and keeps the
 //! fraction (as a numerator over the rate) for the next call.
+//!
+//! A link serialises cells of one size again and again, so the quotient and remainder of
+//! `bits × 10¹²` by the rate are kept for the last size: a call is then one addition and one
+//! comparison instead of a 128-bit division, with exactly the same results.
 
 use crate::time::{SimDuration, PS_PER_SEC};
 
 #[derive(Clone, Debug)]
 pub struct TxClock {
     bits_per_sec: u64,
+    /// The carried fraction of a picosecond, as a numerator over `bits_per_sec`.
     remainder: u64,
+    /// `bits × 10¹² = whole × bits_per_sec + frac` for the last size `bits` asked for.
+    bits: u64,
+    whole: u64,
+    frac: u64,
 }
 
 impl TxClock {
     /// `bits_per_sec` must be > 0 (validated by the scenario layer).
     pub fn new(bits_per_sec: u64) -> Self {
         assert!(bits_per_sec > 0, "TxClock needs a positive rate");
-        TxClock { bits_per_sec, remainder: 0 }
+        TxClock { bits_per_sec, remainder: 0, bits: 0, whole: 0, frac: 0 }
     }
 
     pub fn bits_per_sec(&self) -> u64 {
@@ -27,10 +36,23 @@ impl TxClock {
     /// The time to put `bits` on the wire, carrying the sub-picosecond remainder.
     #[inline]
     pub fn tx_time(&mut self, bits: u64) -> SimDuration {
-        let num = bits as u128 * PS_PER_SEC as u128 + self.remainder as u128;
-        let rate = self.bits_per_sec as u128;
-        self.remainder = (num % rate) as u64;
-        SimDuration::from_ps((num / rate) as u64)
+        if bits != self.bits {
+            let num = bits as u128 * PS_PER_SEC as u128;
+            let rate = self.bits_per_sec as u128;
+            self.bits = bits;
+            self.whole = (num / rate) as u64;
+            self.frac = (num % rate) as u64;
+        }
+        // (bits × 10¹² + remainder) / rate = whole + (frac + remainder) / rate, and
+        // frac + remainder < 2 × rate: the carry is at most one picosecond.
+        let mut ps = self.whole;
+        let mut rem = self.frac + self.remainder;
+        if rem >= self.bits_per_sec {
+            rem -= self.bits_per_sec;
+            ps += 1;
+        }
+        self.remainder = rem;
+        SimDuration::from_ps(ps)
     }
 }
 
@@ -48,6 +70,22 @@ mod tests {
         }
         // 155 520 cells at 424 bits on 155.52 Mb/s take exactly 424 ms, to the picosecond.
         assert_eq!(total, 424 * 1_000_000_000);
+    }
+
+    /// The cached quotient agrees with the plain 128-bit division, for changing sizes too.
+    #[test]
+    fn agrees_with_exact_division() {
+        for rate in [1u64, 7, 1_000_000, 155_520_000, 622_080_000, 2_488_320_000, 999_999_999_989] {
+            let mut c = TxClock::new(rate);
+            let mut rem = 0u128;
+            for i in 0..2000u64 {
+                let bits = if i % 97 < 90 { 424 } else { 8 * (40 + i % 1500) };
+                let num = bits as u128 * PS_PER_SEC as u128 + rem;
+                let want = (num / rate as u128) as u64;
+                rem = num % rate as u128;
+                assert_eq!(c.tx_time(bits).as_ps(), want, "rate {rate} call {i}");
+            }
+        }
     }
 
     #[test]

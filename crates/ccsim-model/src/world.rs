@@ -15,7 +15,7 @@ use crate::cell::{cells_to_mbps, Cell, CellKind};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::maxmin::{jain_index, maxmin_rates, Flow};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
-use crate::port::{DropReason, Port, Scheduling};
+use crate::port::{DropReason, InFlight, Port, Scheduling};
 use crate::vbr::OnOffSource;
 use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimDuration, SimTime, StreamKey};
 
@@ -436,11 +436,7 @@ impl World {
     /// Returns true once the run is complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {
         let until = until.min(self.measure.end);
-        while let Some(t) = self.queue.peek_time() {
-            if t > until {
-                break;
-            }
-            let (t, ev) = self.queue.pop().expect("peeked");
+        while let Some((t, ev)) = self.queue.pop_until(until) {
             self.now = t;
             self.current = Some(ev);
             let (kind, comp) = ev.kind_and_component();
@@ -646,7 +642,7 @@ impl World {
     fn drain_sink(&mut self, p: PortId, until: SimTime, with_rm: bool) {
         loop {
             let port = &mut self.ports[p.index()];
-            let Some(&(t, cell)) = port.pipe.front() else { break };
+            let Some(&InFlight { arrival: t, cell }) = port.pipe.front() else { break };
             if t > until || (cell.is_rm() && !with_rm) {
                 break;
             }
@@ -661,7 +657,7 @@ impl World {
         }
         let port = &mut self.ports[p.index()];
         if !port.sink_event && port.sink_rm > 0 {
-            let (t, _) = *port.pipe.iter().find(|(_, c)| c.is_rm()).expect("counted RM cells are in the pipe");
+            let t = port.pipe.iter().find(|f| f.cell.is_rm()).expect("counted RM cells are in the pipe").arrival;
             port.sink_event = true;
             self.queue.push(t, Event::PipeArrival(p));
         }
@@ -681,13 +677,19 @@ impl World {
             return self.drain_sink(p, self.now, true);
         }
         let port = &mut self.ports[p.index()];
-        let (t, cell) = port.pipe.pop_front().expect("a pipe event has a cell");
-        // Its transmission ended before it arrived: count the departure now at the latest.
-        port.sync(self.now);
+        let InFlight { arrival: t, cell } = port.pipe.pop_front().expect("a pipe event has a cell");
+        // Its departure from the buffer is applied by the port's next `sync`, at its own time:
+        // everything that reads the port syncs it first.
         debug_assert_eq!(t, self.now);
         port.delivered += 1;
-        if let Some(&(next, _)) = port.pipe.front() {
-            self.queue.push(next, Event::PipeArrival(p));
+        if let Some(next) = port.pipe.front() {
+            self.queue.push(next.arrival, Event::PipeArrival(p));
+        }
+        // A pipe's entries were written one propagation delay ago and have left the nearer
+        // caches. Touching the entry after next now (a load nothing waits for) brings its cache
+        // line in long before this pipe's next events need it.
+        if let Some(later) = port.pipe.get(2) {
+            std::hint::black_box(later.arrival);
         }
         self.cell_hops += 1;
         self.arrive(cell);
@@ -745,7 +747,8 @@ impl World {
                         return;
                     }
                 }
-                self.enqueue(out, cell);
+                // `view` above brought the port up to now.
+                self.enqueue_synced(out, cell);
             }
         } else {
             let node = cell.hop as usize;
@@ -790,8 +793,16 @@ impl World {
         }
     }
 
+    /// Offers a cell to port `p`.
     #[inline]
     fn enqueue(&mut self, p: PortId, cell: Cell) {
+        self.ports[p.index()].sync(self.now);
+        self.enqueue_synced(p, cell);
+    }
+
+    /// As `enqueue`, for a port already brought up to now (`Port::sync` or `Port::view`).
+    #[inline]
+    fn enqueue_synced(&mut self, p: PortId, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         if port.is_event_scheduled() {
@@ -802,7 +813,6 @@ impl World {
             }
             return;
         }
-        port.sync(now);
         match port.offer(now, cell) {
             Ok((arrival, head)) => {
                 if port.lazy_sink {
@@ -924,7 +934,7 @@ impl World {
                 Scheduling::StrictPriority(q) => Some(q.cells()),
                 Scheduling::Fifo => None,
             };
-            for c in port.pipe.iter().map(|(_, c)| c).chain(held.into_iter().flatten()) {
+            for c in port.pipe.iter().map(|f| &f.cell).chain(held.into_iter().flatten()) {
                 let e = &mut n[c.vc.index()];
                 if c.is_forward() {
                     e.0 += 1

@@ -114,6 +114,17 @@ fn interval_ps(rate: f64) -> f64 {
     PS_PER_SEC as f64 / rate
 }
 
+/// `x.floor()` for the pacing step (never negative), without the libm call that `floor`
+/// becomes on baseline x86-64: below 2^64, truncating to an integer is flooring, exactly.
+#[inline]
+fn floor_nonneg(x: f64) -> f64 {
+    if (0.0..18_446_744_073_709_551_616.0).contains(&x) {
+        (x as u64) as f64
+    } else {
+        x.floor()
+    }
+}
+
 impl AbrSource {
     pub fn new(vc: VcId, p: AbrParams, start: SimTime, stop: SimTime) -> Self {
         let crm = p.crm();
@@ -311,7 +322,7 @@ impl AbrSource {
         self.last_in_rate = now;
         self.last_any = now;
         let step = interval_ps(self.sending_rate(now)) + self.pacing_frac;
-        let whole = step.floor();
+        let whole = floor_nonneg(step);
         self.pacing_frac = step - whole;
         self.next_in_rate = now + SimDuration::from_ps(whole.min(u64::MAX as f64) as u64);
         Some(cell)
@@ -386,6 +397,20 @@ impl AbrSource {
         }
         self.pacing_frac = 0.0;
         self.next_wake(now)
+    }
+}
+
+#[cfg(test)]
+mod floor_tests {
+    use super::floor_nonneg;
+
+    #[test]
+    fn floor_nonneg_is_floor() {
+        let xs = [0.0, 0.25, 1.0, 1.5, 2.999_999_999, 6_434_527.86, 4.5e15, 9.007_199_254_740_993e15, 1.7e19, 1.9e19, 1e300, f64::INFINITY];
+        for x in xs {
+            assert_eq!(floor_nonneg(x).to_bits(), x.floor().to_bits(), "{x}");
+        }
+        assert!(floor_nonneg(f64::NAN).is_nan());
     }
 }
 

@@ -14,7 +14,7 @@ use super::policy::{AnyBufferPolicy, Occupancy};
 use crate::cell::Cell;
 use crate::ids::VcId;
 use ccsim_engine::SimTime;
-use std::collections::VecDeque;
+use super::fifo::Fifo;
 
 /// Why a cell was dropped. An enum, never a string.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -94,28 +94,30 @@ pub struct Token {
     pub size: u16,
 }
 
+/// `repr(C)`, per-cell fields first (see `Port`).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct PortBuffer {
     /// One token per queued cell or packet, in departure order.
-    cells: VecDeque<Token>,
+    cells: Fifo<Token>,
     capacity: u32,
-    books: Vec<VcBooks>,
-    dropped: [u64; DropReason::COUNT],
-    policy: AnyBufferPolicy,
+    /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
+    queued: u32,
+    /// VCs with at least one cell queued (N_a).
+    active_vcs: u32,
     /// Keep the end-of-frame cell of a discarded frame so reassembly resynchronises
     /// (ubr-gfr.md §0.1, seed 001).
     keep_eom: bool,
+    policy: AnyBufferPolicy,
+    books: Vec<VcBooks>,
+    dropped: [u64; DropReason::COUNT],
     frames: Vec<FrameState>,
-    /// VCs with at least one cell queued (N_a).
-    active_vcs: u32,
-    /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
-    queued: u32,
 }
 
 impl PortBuffer {
     pub fn new(capacity: u32, n_vcs: usize) -> Self {
         PortBuffer {
-            cells: VecDeque::with_capacity((capacity as usize).min(4096)),
+            cells: Fifo::default(),
             capacity,
             books: vec![VcBooks::default(); n_vcs],
             dropped: [0; DropReason::COUNT],

@@ -15,10 +15,12 @@
 //! pending while it transmits (`Scheduling::StrictPriority`).
 
 mod buffer;
+mod fifo;
 pub mod policy;
 mod red;
 
 pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
+pub use fifo::Fifo;
 pub use red::{Red, RedParams};
 pub use policy::AnyBufferPolicy;
 
@@ -38,7 +40,9 @@ pub enum Scheduling {
     /// delay queued cells, so departures are events (`World`'s `PortDeparture`). High-priority
     /// cells have their own unbounded queue and are never dropped [RECON]; the finite buffer and
     /// its policy apply to the low-priority class.
-    StrictPriority(PriorityQueues),
+    /// Boxed: only VBR routes have such ports, and inline the queues would push the port's
+    /// per-cell fields apart (see `Port`).
+    StrictPriority(Box<PriorityQueues>),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -58,6 +62,19 @@ impl PriorityQueues {
     pub fn cells(&self) -> impl Iterator<Item = &Cell> {
         self.in_service.iter().chain(self.high.iter()).chain(self.low.iter())
     }
+}
+
+/// A cell in propagation and the time it reaches the far end of the link.
+///
+/// Aligned to 32 bytes (its size) so that no entry straddles two cache lines. The pipe's head
+/// was written one propagation delay ago and is usually out of the nearer caches; reading its
+/// arrival time when the pipe's next event is scheduled then brings the whole cell in, well
+/// before the event runs.
+#[repr(align(32))]
+#[derive(Copy, Clone, Debug)]
+pub struct InFlight {
+    pub arrival: SimTime,
+    pub cell: Cell,
 }
 
 /// Time integral and extremes of the queue length, updated on every change.
@@ -87,31 +104,28 @@ impl QueueStats {
     }
 }
 
+/// `repr(C)` with the fields every cell touches first, and aligned to a cache line: a port is
+/// ~850 bytes, mostly the switch scheme's state, and ~100 ports do not fit in L1, so every line
+/// a cell touches is likely a miss. The per-cell fields (up to the buffer's books) span five
+/// lines; with rustc's ordering they spread over twice as many.
+#[repr(C, align(64))]
 pub struct Port {
-    pub name: String,
-    pub from: NodeId,
-    pub to: NodeId,
-    pub link_name: String,
-    pub buffer: PortBuffer,
-    clock: TxClock,
-    pub delay: SimDuration,
     /// Cells in propagation with their arrival times, oldest first.
-    pub pipe: VecDeque<(SimTime, Cell)>,
-    /// The ABR rate-allocation scheme; only switch ports have one.
-    pub scheme: Option<AnyAbrSwitch>,
+    pub pipe: Fifo<InFlight>,
+    clock: TxClock,
     /// FIFO (departures known at admission) or strict priority (departures as events).
     pub scheduling: Scheduling,
+    /// Link capacity in cells per second (computed once: every switch hook's view has it).
+    cell_rate: f64,
+    pub delay: SimDuration,
     /// When the transmitter finishes the last accepted cell.
     busy_until: SimTime,
-    pub queue: QueueStats,
     /// Cells that finished transmission (and entered the pipe).
     pub departed: u64,
     /// Their bits on the wire (utilisation of packet links, where sizes differ).
     pub departed_bits: u64,
     /// An IP link: the items are packets of their own sizes and the buffer counts packets.
     pub packets: bool,
-    /// Random Early Detection on a packet port.
-    pub red: Option<Red>,
     /// The link to an ABR destination host, which only counts data cells: they are delivered
     /// in batches (before the next RM cell, a sample, the window opening, the end of a chunk)
     /// rather than by an event each (`World::drain_sink`).
@@ -121,6 +135,16 @@ pub struct Port {
     pub sink_event: bool,
     /// Cells that finished crossing the link.
     pub delivered: u64,
+    pub queue: QueueStats,
+    pub buffer: PortBuffer,
+    /// The ABR rate-allocation scheme; only switch ports have one.
+    pub scheme: Option<AnyAbrSwitch>,
+    /// Random Early Detection on a packet port.
+    pub red: Option<Red>,
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub link_name: String,
     /// Whether this port belongs to a switch (host ports are left out of queue plots).
     pub at_switch: bool,
 }
@@ -145,8 +169,9 @@ impl Port {
             link_name,
             buffer: PortBuffer::new(buffer_cells, n_vcs),
             clock: TxClock::new(rate_bps),
+            cell_rate: rate_bps as f64 / CELL_BITS as f64,
             delay,
-            pipe: VecDeque::new(),
+            pipe: Fifo::default(),
             scheme,
             busy_until: SimTime::ZERO,
             scheduling: Scheduling::Fifo,
@@ -168,8 +193,9 @@ impl Port {
     }
 
     /// Link capacity in cells per second.
+    #[inline]
     pub fn cell_rate(&self) -> f64 {
-        self.clock.bits_per_sec() as f64 / CELL_BITS as f64
+        self.cell_rate
     }
 
     /// Applies every departure up to `now`: the queue length and its statistics then hold
@@ -191,7 +217,7 @@ impl Port {
     #[inline]
     pub fn view(&mut self, now: SimTime) -> PortView {
         self.sync(now);
-        PortView { now, queue_len: self.buffer.len(), link_rate: self.cell_rate() }
+        PortView { now, queue_len: self.buffer.len(), link_rate: self.cell_rate }
     }
 
     pub fn is_event_scheduled(&self) -> bool {
@@ -231,7 +257,7 @@ impl Port {
         self.departed_bits += cell.bits();
         let arrival = now + self.delay;
         let head = self.pipe.is_empty();
-        self.pipe.push_back((arrival, cell));
+        self.pipe.push_back(InFlight { arrival, cell });
         q.in_service = q.pick();
         let clock = &mut self.clock;
         let next = q.in_service.as_ref().map(|c| now + clock.tx_time(c.bits()));
@@ -261,7 +287,7 @@ impl Port {
         self.queue.record(now, self.buffer.len());
         let arrival = dep + self.delay;
         let head = self.pipe.is_empty();
-        self.pipe.push_back((arrival, cell));
+        self.pipe.push_back(InFlight { arrival, cell });
         Ok((arrival, head))
     }
 }

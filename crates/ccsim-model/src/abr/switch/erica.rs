@@ -25,32 +25,34 @@ pub enum LoadAveraging {
     Z,
 }
 
+/// `repr(C)`: what every cell and backward RM cell reads comes first (see `Erica`).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct EricaParams {
-    /// Target utilisation U of the ABR capacity (ERICA).
-    pub target_utilization: f64,
-    /// ERICA+: the target capacity is `f(queue) × capacity` instead of `U × capacity`.
-    pub queue_control: Option<QueueControl>,
-    /// Underload band δ used by the max-min fix.
-    pub delta: f64,
-    /// Averaging interval by time, t_AI.
-    pub interval: SimDuration,
     /// Averaging interval by ABR input cells, N_AI (0 = by time only).
     pub interval_cells: u32,
-    /// MaxAllocPrevious: in underload a VC may be told the largest ER of the previous interval.
-    pub max_min_fix: bool,
-    /// A VC below fair share never gets more than the fair share in one step.
-    pub fairshare_first: bool,
+    /// A VC unseen in the previous interval raises the active count at once when it appears.
+    pub immediate_fair_share: bool,
     /// All BRMs of a VC in one interval carry the same ER.
     pub one_feedback_per_interval: bool,
     /// A VC whose BRM passes counts as active and refreshes its CCR from the BRM.
     pub bidirectional_counting: bool,
+    /// MaxAllocPrevious: in underload a VC may be told the largest ER of the previous interval.
+    pub max_min_fix: bool,
+    /// A VC below fair share never gets more than the fair share in one step.
+    pub fairshare_first: bool,
     /// Exponentially averaged count of active VCs.
     pub avg_n_active: bool,
+    /// Underload band δ used by the max-min fix.
+    pub delta: f64,
+    /// Target utilisation U of the ABR capacity (ERICA).
+    pub target_utilization: f64,
+    /// ERICA+: the target capacity is `f(queue) × capacity` instead of `U × capacity`.
+    pub queue_control: Option<QueueControl>,
+    /// Averaging interval by time, t_AI.
+    pub interval: SimDuration,
     /// Decay of an unseen VC's contribution when `avg_n_active` is on [RECON 0.9].
     pub n_active_decay: f64,
-    /// A VC unseen in the previous interval raises the active count at once when it appears.
-    pub immediate_fair_share: bool,
     pub load_averaging: LoadAveraging,
     /// Weight of the newest sample in load averaging [RECON 0.8].
     pub load_alpha: f64,
@@ -78,25 +80,28 @@ impl Default for EricaParams {
     }
 }
 
+/// `repr(C)` with the per-cell and per-BRM state first: a port's scheme is evicted from L1
+/// between two of its cells, so each line it spans costs a miss.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Erica {
-    p: EricaParams,
-    interval_start: SimTime,
     abr_cells: u32,
     /// CBR/VBR cells seen this interval: ABR capacity = link − their rate.
     background_cells: u32,
     seen_fwd: Vec<bool>,
-    seen_prev: Vec<bool>,
-    seen_brm: Vec<bool>,
+    p: EricaParams,
     ccr: Vec<f64>,
+    seen_brm: Vec<bool>,
     last_er: Vec<f64>,
-    contrib: Vec<f64>,
-    target_cap: f64,
     z: f64,
     fair_share: f64,
-    n_active: f64,
+    target_cap: f64,
     max_alloc_prev: f64,
     max_alloc_cur: f64,
+    interval_start: SimTime,
+    seen_prev: Vec<bool>,
+    contrib: Vec<f64>,
+    n_active: f64,
     avg_input: Option<f64>,
     avg_target: Option<f64>,
     intervals: u64,
@@ -200,18 +205,17 @@ impl Erica {
             }
             sum
         } else {
-            (0..self.seen_fwd.len()).filter(|&v| counted(self.seen_fwd[v], self.seen_brm[v])).count()
-                as f64
+            self.seen_fwd.iter().zip(&self.seen_brm).filter(|&(&f, &b)| counted(f, b)).count() as f64
         }
         .max(1.0);
         self.fair_share = self.target_cap / self.n_active;
         self.max_alloc_prev = self.max_alloc_cur;
         self.max_alloc_cur = self.fair_share;
-        for v in 0..self.seen_fwd.len() {
-            self.seen_prev[v] = self.seen_fwd[v];
-            self.seen_fwd[v] = false;
-            self.seen_brm[v] = false;
-        }
+        // Slice copies and fills rather than an indexed loop: this runs every `interval_cells`
+        // ABR cells at every port.
+        self.seen_prev.copy_from_slice(&self.seen_fwd);
+        self.seen_fwd.fill(false);
+        self.seen_brm.fill(false);
         self.abr_cells = 0;
         self.interval_start = view.now;
         self.intervals += 1;
