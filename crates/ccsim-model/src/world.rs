@@ -119,6 +119,10 @@ pub struct Vc {
     /// ABR traffic: switch schemes see its cells (UBR cells pass them by).
     pub abr: bool,
     wake_gen: u32,
+    /// A TM 4.0 source whose emissions are generated in batches (`World::catch_up_source`).
+    lazy_source: bool,
+    /// Its next emission not generated yet.
+    pending_wake: Option<SimTime>,
     pub books: VcBooks,
 }
 
@@ -326,6 +330,8 @@ impl WorldBuilder {
             ends,
             abr,
             wake_gen: 0,
+            lazy_source: false,
+            pending_wake: None,
             books: VcBooks::default(),
         });
         id
@@ -353,7 +359,7 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
         };
         w.last_port_bits = vec![0; w.ports.len()];
-        w.mark_lazy_sinks();
+        w.mark_lazy_ends();
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
             if vc.abr_source().is_some() || vc.background().is_some() {
@@ -446,6 +452,7 @@ impl World {
         }
         self.current = None;
         self.now = self.now.max(until);
+        self.catch_up_sources(self.now);
         self.drain_sinks(self.now);
         self.sync_ports();
         self.is_done()
@@ -455,6 +462,13 @@ impl World {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::PipeArrival(p) => self.on_pipe_arrival(p),
+            Event::SourceStart(v) if self.vcs[v.index()].lazy_source => {
+                let vc = &mut self.vcs[v.index()];
+                let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!("lazy sources are TM 4.0 sources") };
+                vc.pending_wake = source.start(self.now);
+                self.catch_up_source(v, self.now);
+                self.rearm_source(v);
+            }
             Event::SourceStart(v) => {
                 let next = match &mut self.vcs[v.index()].ends {
                     Ends::Abr { source, .. } => source.start(self.now),
@@ -476,7 +490,12 @@ impl World {
             Event::TcpTimer(v, gen) => self.on_tcp_timer(v, gen),
             Event::SourceWake(v, gen) => {
                 if gen == self.vcs[v.index()].wake_gen {
-                    self.on_source_wake(v, gen);
+                    if self.vcs[v.index()].lazy_source {
+                        self.catch_up_source(v, self.now);
+                        self.rearm_source(v);
+                    } else {
+                        self.on_source_wake(v, gen);
+                    }
                 }
             }
             Event::SchemeTimer(p) => self.on_scheme_timer(p),
@@ -529,6 +548,72 @@ impl World {
         c.hop = 0;
         let port = vc.fwd_ports[0];
         self.enqueue(port, c);
+    }
+
+    /// Lazy sources. A TM 4.0 source's emissions depend only on its own clock and on the
+    /// backward RM cells that reach it, and its access link is its own FIFO: so instead of an
+    /// event per cell, its emissions are generated in a batch whenever that link's pipe runs dry,
+    /// each at its own time, and before anything reads or changes the source (a backward RM
+    /// cell, a sample, the window opening, the end of a chunk). A cell generated late still
+    /// leaves the host at its emission time and reaches the switch after everything already on
+    /// the link, so the switches see exactly the arrivals of an event per emission. When the
+    /// pipe is dry and stays dry, the next emission gets an ordinary wake-up event.
+    fn mark_lazy_sources(&mut self, users: &[u32]) {
+        for vc in &mut self.vcs {
+            let access = vc.fwd_ports[0];
+            let port = &mut self.ports[access.index()];
+            if matches!(vc.ends, Ends::Abr { .. }) && users[access.index()] == 1 && !port.is_event_scheduled() {
+                vc.lazy_source = true;
+                port.lazy_source = true;
+            }
+        }
+    }
+
+    /// Generates the emissions of lazy source `v` up to and including `t`.
+    fn catch_up_source(&mut self, v: VcId, t: SimTime) {
+        loop {
+            let vc = &mut self.vcs[v.index()];
+            let Some(e) = vc.pending_wake.filter(|&e| e <= t) else { return };
+            let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!("lazy sources are TM 4.0 sources") };
+            let (cell, next) = source.on_wake(e);
+            vc.pending_wake = next;
+            if let Some(mut c) = cell {
+                vc.books.fwd_sent += 1;
+                if c.kind == CellKind::Data {
+                    vc.books.data_sent += 1;
+                }
+                c.hop = 0;
+                let p = vc.fwd_ports[0];
+                let port = &mut self.ports[p.index()];
+                port.sync(e);
+                match port.offer(e, c) {
+                    Ok((arrival, head)) => {
+                        if head {
+                            self.queue.push(arrival, Event::PipeArrival(p));
+                        }
+                    }
+                    Err(_) => self.vcs[v.index()].books.count_drop(&c),
+                }
+            }
+        }
+    }
+
+    /// After a lazy source changed: a wake-up event for its next emission if its access link is
+    /// dry (otherwise the link's next arrival catches it up), and none left over from before.
+    fn rearm_source(&mut self, v: VcId) {
+        let vc = &self.vcs[v.index()];
+        let dry = self.ports[vc.fwd_ports[0].index()].pipe.is_empty();
+        let next = if dry { vc.pending_wake } else { None };
+        self.schedule_source(v, next);
+    }
+
+    /// Brings every lazy source up to `t` (before anything reads the sources or their books).
+    fn catch_up_sources(&mut self, t: SimTime) {
+        for i in 0..self.vcs.len() {
+            if self.vcs[i].lazy_source {
+                self.catch_up_source(VcId(i as u32), t);
+            }
+        }
     }
 
     /// A cell leaves the VC's destination host towards the source, counted in its books.
@@ -611,13 +696,14 @@ impl World {
     /// the port, behind a FIFO) deliver their data cells lazily: one event per RM cell instead of
     /// one per cell. Nothing observes a data cell's delivery but counters, and every reader of
     /// those drains the sinks first, so results are those of an event per cell.
-    fn mark_lazy_sinks(&mut self) {
+    fn mark_lazy_ends(&mut self) {
         let mut users = vec![0u32; self.ports.len()];
         for vc in &self.vcs {
             for p in vc.fwd_ports.iter().chain(&vc.rev_ports) {
                 users[p.index()] += 1;
             }
         }
+        self.mark_lazy_sources(&users);
         for vc in &self.vcs {
             let last = *vc.fwd_ports.last().expect("routes are non-empty");
             let port = &mut self.ports[last.index()];
@@ -633,6 +719,18 @@ impl World {
         assert!(self.events == 0, "lazy sinks can only be turned off before the run");
         for p in &mut self.ports {
             p.lazy_sink = false;
+        }
+    }
+
+    /// An event per source emission (for tests that compare against lazy sources). Only before
+    /// the run starts.
+    pub fn disable_lazy_sources(&mut self) {
+        assert!(self.events == 0, "lazy sources can only be turned off before the run");
+        for vc in &mut self.vcs {
+            vc.lazy_source = false;
+        }
+        for p in &mut self.ports {
+            p.lazy_source = false;
         }
     }
 
@@ -692,7 +790,12 @@ impl World {
             std::hint::black_box(later.arrival);
         }
         self.cell_hops += 1;
+        let dry = port.lazy_source && port.pipe.is_empty();
         self.arrive(cell);
+        if dry {
+            self.catch_up_source(cell.vc, self.now);
+            self.rearm_source(cell.vc);
+        }
     }
 
     /// A cell reached the node at the far end of a link.
@@ -756,6 +859,16 @@ impl World {
                 let vc = &mut self.vcs[v];
                 vc.books.bwd_delivered += 1;
                 match &mut vc.ends {
+                    Ends::Abr { .. } if vc.lazy_source => {
+                        self.catch_up_source(cell.vc, self.now);
+                        let vc = &mut self.vcs[v];
+                        let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!() };
+                        if let Some(next) = source.on_brm(self.now, &cell) {
+                            vc.pending_wake = Some(next);
+                            self.catch_up_source(cell.vc, self.now);
+                            self.rearm_source(cell.vc);
+                        }
+                    }
                     Ends::Abr { source, .. } => {
                         if let Some(next) = source.on_brm(self.now, &cell) {
                             self.schedule_source(cell.vc, Some(next));
@@ -858,6 +971,7 @@ impl World {
     }
 
     fn on_sample(&mut self) {
+        self.catch_up_sources(self.now);
         self.drain_sinks(self.now);
         self.sync_ports();
         let now = self.now;
@@ -908,6 +1022,7 @@ impl World {
     }
 
     fn open_window(&mut self) {
+        self.catch_up_sources(self.now);
         self.drain_sinks(self.now);
         self.sync_ports();
         let now = self.now;

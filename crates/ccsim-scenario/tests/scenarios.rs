@@ -153,44 +153,49 @@ fn efci_shares_a_link_with_binary_feedback() {
     assert!(q["max_queue_cells"].as_u64().unwrap() > 100, "EFCI acts on queue growth past q_hi");
 }
 
-/// Lazy sinks (data cells to ABR destinations delivered in batches, docs/DESIGN.md §2) change
-/// the number of events, never the results: every summary number and every series is the same
-/// as with one event per cell, except that a cell reaching its destination at the very picosecond
-/// of a sample may be counted in that sample's `received` value or the next (the two events are
-/// simultaneous; their order is a tie either way).
+/// Lazy sources and sinks (emissions generated in batches, data cells to ABR destinations
+/// delivered in batches, docs/DESIGN.md §2) change the number of events, never the results: every
+/// summary number and every queue and utilisation sample is the same as with one event per
+/// emission and per cell. A sample taken at the very picosecond of an emission or a delivery is
+/// a tie between simultaneous events, which either order settles: the `acr` and `received`
+/// samples may differ there (a cell, or the ACR on either side of that instant), at a handful of
+/// samples at most.
 #[test]
-fn lazy_sinks_give_the_results_of_an_event_per_cell() {
-    for name in ["abr-benchmarks/gfc1", "abr-benchmarks/one-at-a-time", "abr-benchmarks/dishonest", "abr-benchmarks/upstream"] {
+fn lazy_ends_give_the_results_of_an_event_per_cell() {
+    let names: Vec<String> = presets().into_iter().map(|(n, _)| n).filter(|n| n.starts_with("abr-benchmarks/")).collect();
+    assert!(names.len() >= 14);
+    for name in &names {
         let adj = ccsim_scenario::Adjustments {
-            overrides: vec![("run.duration".into(), Value::from("80ms")), ("run.measure_from".into(), Value::Null)],
+            overrides: vec![("run.duration".into(), Value::from("200ms")), ("run.measure_from".into(), Value::Null)],
             ..Default::default()
         };
         let result = |lazy: bool| {
             let mut r = ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &adj).unwrap();
             if !lazy {
                 r.world_mut().disable_lazy_sinks();
+                r.world_mut().disable_lazy_sources();
             }
-            // In chunks, as the Python API runs: each chunk's end drains the sinks.
+            // In chunks, as the Python API runs: each chunk's end catches the lazy ends up.
             for k in 1..=8u64 {
-                r.run_until(ccsim_engine::SimTime::from_ps(k * 10_000_000_000));
+                r.run_until(ccsim_engine::SimTime::from_ps(k * 25_000_000_000));
             }
             let mut v = r.finish().unwrap();
             let events = v["events"].as_u64().unwrap();
             let o = v.as_object_mut().unwrap();
             o.remove("events");
             o.remove("fingerprint");
-            let received = o["series"].as_object_mut().unwrap().remove("received").unwrap();
-            (v, received, events)
+            let series = o["series"].as_object_mut().unwrap();
+            let ties = (series.remove("acr").unwrap(), series.remove("received").unwrap());
+            (v, ties, events)
         };
-        let ((lazy, lazy_rx, fewer), (eager, eager_rx, more)) = (result(true), result(false));
+        let ((lazy, lazy_ties, fewer), (eager, eager_ties, more)) = (result(true), result(false));
         assert!(fewer < more, "{name}: {fewer} events lazily vs {more}");
-        assert_eq!(lazy, eager, "{name}: lazy sinks changed the results");
-        assert_eq!(lazy_rx["time_s"], eager_rx["time_s"]);
-        assert_eq!(lazy_rx["source"], eager_rx["source"]);
-        let (a, b) = (lazy_rx["cells"].as_array().unwrap(), eager_rx["cells"].as_array().unwrap());
-        assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(b) {
-            assert!((f(x) - f(y)).abs() <= 1.0, "{name}: received {x} vs {y}");
+        assert!(lazy == eager, "{name}: lazy ends changed the summary or the queue/utilisation series");
+        for ((a, b), value) in [(&lazy_ties.0, &eager_ties.0), (&lazy_ties.1, &eager_ties.1)].iter().zip(["acr_mbps", "cells"]) {
+            assert_eq!(a["time_s"], b["time_s"]);
+            let (x, y) = (a[value].as_array().unwrap(), b[value].as_array().unwrap());
+            let differ = x.iter().zip(y).filter(|(p, q)| p != q).count();
+            assert!(differ <= 3 + x.len() / 1000, "{name}: {differ} of {} {value} samples differ", x.len());
         }
     }
 }

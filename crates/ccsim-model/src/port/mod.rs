@@ -133,6 +133,9 @@ pub struct Port {
     /// RM cells in the pipe of a lazy sink, and whether the first one's arrival is scheduled.
     pub sink_rm: u32,
     pub sink_event: bool,
+    /// The access link of a lazy ABR source (`World::catch_up_source`): when its pipe runs dry
+    /// the source's pending emissions are generated.
+    pub lazy_source: bool,
     /// Cells that finished crossing the link.
     pub delivered: u64,
     pub queue: QueueStats,
@@ -183,6 +186,7 @@ impl Port {
             lazy_sink: false,
             sink_rm: 0,
             sink_event: false,
+            lazy_source: false,
             delivered: 0,
             at_switch,
         }
