@@ -91,6 +91,25 @@ def make_pool(workers: int) -> ProcessPoolExecutor | None:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
+def summary(paper: str, out: Any, mode: str, rows: list[dict[str, Any]], runs: int, started: float,
+            paper_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The small summary dict every ``reproduce()`` returns (the CLI prints it or emits it as JSON)."""
+    import time
+
+    return {
+        "paper": paper,
+        "out": str(out),
+        "mode": mode,
+        "rows": len(rows),
+        "runs": runs,
+        "paper_numbers": len(paper_rows),
+        "paper_within_tolerance": sum(1 for r in paper_rows if r["ok"]),
+        "outside_tolerance": sum(1 for r in rows if r["ok"] is False),
+        "wall_s": round(time.perf_counter() - started, 2),
+        "report": str(out / "index.html"),
+    }
+
+
 # --- units --------------------------------------------------------------------------------------
 
 _RATE = {"bps": 1e-6, "kbps": 1e-3, "mbps": 1.0, "gbps": 1e3, "cells/s": 424e-6}

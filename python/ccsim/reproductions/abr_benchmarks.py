@@ -794,18 +794,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     info = {"mode": "quick" if quick else "full", "runs": len(tasks), "workers": workers, "wall_s": wall}
     write_html(out, names, rows, data, info)
     paper_rows = [r for r in rows if r["paper"] is not None and not r["quantity"].startswith("setting")]
-    return {
-        "paper": PAPER,
-        "out": str(out),
-        "mode": info["mode"],
-        "rows": len(rows),
-        "runs": len(tasks),
-        "paper_numbers": len(paper_rows),
-        "paper_within_tolerance": sum(1 for r in paper_rows if r["ok"]),
-        "outside_tolerance": sum(1 for r in rows if r["ok"] is False),
-        "wall_s": round(time.perf_counter() - started, 2),
-        "report": str(out / "index.html"),
-    }
+    return C.summary(PAPER, out, info["mode"], rows, len(tasks), started, paper_rows)
 
 
 __all__ = ["reproduce", "load_data", "PAPER", "TITLE", "SCHEMES", "MAIN_SCHEMES", "waterfill", "topology",

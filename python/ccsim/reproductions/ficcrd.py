@@ -210,18 +210,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     info = {"mode": "quick" if quick else "full", "runs": len(tasks), "wall_s": time.perf_counter() - started}
     write_html(out, rows, figures, info)
     paper_rows = [r for r in rows if r["paper"] is not None]
-    return {
-        "paper": PAPER,
-        "out": str(out),
-        "mode": info["mode"],
-        "rows": len(rows),
-        "runs": len(tasks),
-        "paper_numbers": len(paper_rows),
-        "paper_within_tolerance": sum(1 for r in paper_rows if r["ok"]),
-        "outside_tolerance": sum(1 for r in rows if r["ok"] is False),
-        "wall_s": round(time.perf_counter() - started, 2),
-        "report": str(out / "index.html"),
-    }
+    return C.summary(PAPER, out, info["mode"], rows, len(tasks), started, paper_rows)
 
 
 __all__ = ["reproduce", "load_data", "measures", "compare", "PAPER", "TITLE"]
