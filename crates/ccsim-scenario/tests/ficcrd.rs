@@ -98,3 +98,37 @@ fn ficcrd_beats_drop_tail_on_seed_002() {
     eprintln!("bottleneck MAPR over 50-200 s: mean {mean:.3} Mb/s, min {:.3}, max {:.3}", late.iter().cloned().fold(f64::MAX, f64::min), late.iter().cloned().fold(0.0, f64::max));
     assert!(series(&dv, "mapr", "port", BOTTLENECK, "mapr_mbps").is_empty(), "drop-tail has no MAPR");
 }
+
+/// A small buffer overflows: RD packets are dropped like data, the edge forgets the RDs that
+/// never return, and every item is still accounted for (`run` checks conservation).
+#[test]
+fn rd_packets_can_be_lost_and_the_books_still_balance() {
+    let s = serde_json::json!({
+        "name": "test/ficcrd-small-buffer",
+        "run": {"duration": "10s", "measure_from": "2s"},
+        "measure": {"interval": "10ms"},
+        "defaults": {"link_rate": "10Mbps", "link_delay": "5ms", "router_buffer": "6packets",
+                     "tcp": {"variant": "reno", "mss": "1460B", "window": "200000B"}},
+        "router": [
+            {"name": "R1", "edge": {"type": "fiewa"}, "control": {"type": "ficcrd"}},
+            {"name": "R2", "control": {"type": "ficcrd"}},
+            {"name": "R3"},
+        ],
+        "link": [{"between": ["R1", "R2"]}, {"between": ["R2", "R3"]}],
+        "connection": [{"name": "T", "count": 4, "route": ["R1", "R2", "R3"], "access": {"rate": "100Mbps"}}],
+    });
+    let v = run_json(&s.to_string());
+    let lost: u64 = v["connections"].as_array().unwrap().iter().map(|c| c["rd_sent"].as_u64().unwrap() - c["rd_returned"].as_u64().unwrap()).sum();
+    let drops: u64 = v["ports"].as_array().unwrap().iter().map(|p| p["drops"].as_u64().unwrap()).sum();
+    assert!(drops > 0, "the 6-packet buffers overflow");
+    assert!(lost > 0, "some RDs are lost (or still in flight)");
+    assert!(f(&v["goodput_mbps_total"]) > 1.0, "{}", v["goodput_mbps_total"]);
+}
+
+fn run_json(text: &str) -> Value {
+    let mut r = Run::from_text(text, Format::Json, &Default::default()).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true);
+    v
+}
