@@ -24,6 +24,8 @@ _SERIES_COLUMNS = {
     "srtt": ("connection", "srtt_s"),
     "retransmits": ("connection", "retransmits"),
     "timeouts": ("connection", "timeouts"),
+    "mapr": ("port", "mapr_mbps"),
+    "dpf": ("port", "dpf"),
 }
 
 
@@ -123,6 +125,16 @@ class Result:
         return self._tcp_series("srtt")
 
     @cached_property
+    def mapr(self) -> pl.DataFrame:
+        """FICCRD's mean allowed packet rate per controlled router port, sampled (Mb/s)."""
+        return self._tcp_series("mapr")
+
+    @cached_property
+    def dpf(self) -> pl.DataFrame:
+        """FICCRD's down-pressure factor per controlled router port at the sampled queue."""
+        return self._tcp_series("dpf")
+
+    @cached_property
     def retransmits(self) -> pl.DataFrame:
         """Cumulative retransmitted segments per connection."""
         return self._tcp_series("retransmits")
@@ -155,7 +167,7 @@ class Result:
 
     TABLES = (
         "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
-        "timeouts", "sources", "connections", "ports", "links", "vcs",
+        "timeouts", "mapr", "dpf", "sources", "connections", "ports", "links", "vcs",
     )
 
     def table(self, name: str, backend: str = "polars"):

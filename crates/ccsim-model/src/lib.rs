@@ -6,6 +6,7 @@ pub mod aal5;
 pub mod abr;
 pub mod cell;
 pub mod ids;
+pub mod ip;
 pub mod maxmin;
 pub mod measure;
 pub mod port;

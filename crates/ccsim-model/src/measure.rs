@@ -73,6 +73,10 @@ pub struct Recordings {
     pub retransmits: Series,
     /// Cumulative retransmission timeouts.
     pub timeouts: Series,
+    /// FICCRD's MAPR of a router port with that control, Mb/s (keys index `World::ports`).
+    pub mapr: Series,
+    /// FICCRD's down-pressure factor at the port's queue at the sampling time.
+    pub dpf: Series,
 }
 
 /// Counter values captured when the measurement window opens.

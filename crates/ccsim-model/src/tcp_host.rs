@@ -229,7 +229,11 @@ impl TcpEnds {
     pub fn on_ack_cell(&mut self, now: SimTime, cell: &Cell, fwd: &mut Vec<Cell>) {
         let Some((frame, first, got)) = self.ack_rx.on_cell(cell) else { return };
         match self.acks.take(frame) {
-            Some((n, ack)) if first == Some(frame) && got == n => {
+            Some((n, mut ack)) if first == Some(frame) && got == n => {
+                // A window cap written by an edge router (FIEWA, bytes in `er`): min(rwnd, cap).
+                if cell.er > 0.0 {
+                    ack.rwnd = ack.rwnd.min(cell.er as u64);
+                }
                 self.sender.on_ack(now, &ack, &mut self.segs);
                 self.send_segments(cell.vc, fwd);
             }
@@ -294,6 +298,34 @@ mod tests {
         e.on_data_cell(SimTime::ZERO, &fwd[0], &mut bwd);
         assert_eq!((bwd.len(), bwd[0].size), (1, 40), "a pure ACK is one 40-byte packet");
         assert_eq!(e.receiver.delivered, 4096);
+    }
+
+    #[test]
+    fn an_edge_routers_window_cap_lowers_the_window_and_never_raises_it() {
+        let cfg = TcpConfig::new(4096, 131_072);
+        let mut e = TcpEnds::new(
+            TcpSender::new(cfg, variant("reno").unwrap()),
+            TcpReceiver::new(131_072, false, DelayedAck::Off, 4096),
+            SimTime::ZERO,
+            HostLink::Ip,
+        );
+        let mut fwd = Vec::new();
+        e.start(SimTime::ZERO, VcId(0), &mut fwd);
+        let mut bwd = Vec::new();
+        e.on_data_cell(SimTime::ZERO, &fwd[0], &mut bwd);
+        let mut ack = bwd[0];
+        ack.er = 9000.0;
+        let mut out = Vec::new();
+        e.on_ack_cell(SimTime::ZERO, &ack, &mut out);
+        assert_eq!(e.sender.core.rwnd, 9000);
+        // A cap above the receiver's window leaves the receiver's window.
+        for c in &out {
+            e.on_data_cell(SimTime::ZERO, c, &mut bwd);
+        }
+        let mut ack = *bwd.last().unwrap();
+        ack.er = 1e9;
+        e.on_ack_cell(SimTime::ZERO, &ack, &mut out);
+        assert_eq!(e.sender.core.rwnd, 131_072);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! No table look-up by node is needed on the per-cell path.
 
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
+use crate::ip::{AnyEdge, AnyIpControl, FiewaFlow, FiewaParams};
 use crate::port::AnyBufferPolicy;
 use crate::tcp::{SenderStats, TcpReceiver, TcpSender};
 use crate::tcp_host::{AbrAdapter, HostLink, HostStats, TcpEnds};
@@ -124,6 +125,8 @@ pub struct Vc {
     /// Its next emission not generated yet.
     pending_wake: Option<SimTime>,
     pub books: VcBooks,
+    /// This flow's state at its source edge router (FICCRD/FIEWA), if that router is one.
+    pub edge: Option<Box<AnyEdge>>,
 }
 
 impl Vc {
@@ -211,6 +214,8 @@ pub struct PortSpec {
     pub packets: bool,
     /// Random Early Detection (IP router ports).
     pub red: Option<crate::port::Red>,
+    /// IP congestion control at a router port (FICCRD).
+    pub control: Option<AnyIpControl>,
 }
 
 /// A connection to create.
@@ -222,6 +227,9 @@ pub struct VcSpec {
     pub start: SimTime,
     pub stop: SimTime,
     pub kind: VcKind,
+    /// The first router of the route is a FICCRD source edge with FIEWA enforcement (TCP over
+    /// IP only).
+    pub edge: Option<FiewaParams>,
 }
 
 /// The traffic of a VC to create.
@@ -285,6 +293,7 @@ impl WorldBuilder {
         port.buffer = port.buffer.with_policy(s.policy, true);
         port.packets = s.packets;
         port.red = s.red;
+        port.control = s.control;
         self.ports.push(port);
         PortId(self.ports.len() as u32 - 1)
     }
@@ -322,6 +331,15 @@ impl WorldBuilder {
                 (Ends::Vbr(OnOffSource::new(id, peak, mean_on, mean_off, s.start, rng)), false)
             }
         };
+        let edge = s.edge.map(|params| {
+            let mss = match &ends {
+                Ends::Tcp(t) => t.sender.core.cfg.smss,
+                _ => panic!("an edge router's enforcement needs a TCP connection"),
+            };
+            let out = self.ports[s.fwd_ports[1].index()].rate_bps() as f64;
+            let access = self.ports[s.fwd_ports[0].index()].delay;
+            Box::new(AnyEdge::Fiewa(FiewaFlow::new(params, out, access, mss)))
+        });
         self.vcs.push(Vc {
             name: s.name,
             dest_name: s.dest_name,
@@ -333,6 +351,7 @@ impl WorldBuilder {
             lazy_source: false,
             pending_wake: None,
             books: VcBooks::default(),
+            edge,
         });
         id
     }
@@ -830,7 +849,13 @@ impl World {
                 if let Some(brm) = brm {
                     self.send_backward(cell.vc, brm);
                 }
+            } else if cell.kind == CellKind::Frm && !vc.abr {
+                // A FICCRD resource-discovery packet (ABR FRMs are only on ABR VCs).
+                self.forward_rd(node, cell);
             } else {
+                if node == 1 && cell.kind == CellKind::Data && vc.edge.is_some() {
+                    return self.at_source_edge(cell);
+                }
                 cell.hop = node as u16;
                 let out = vc.fwd_ports[node];
                 let abr = vc.abr;
@@ -889,8 +914,16 @@ impl World {
                     }
                     Ends::Vbr(_) => {}
                 }
+            } else if cell.kind == CellKind::Brm && !self.vcs[v].abr {
+                self.backward_rd(node, cell);
             } else {
-                let vc = &self.vcs[v];
+                let vc = &mut self.vcs[v];
+                if node == 1 && cell.kind == CellKind::BwdData {
+                    if let Some(edge) = vc.edge.as_deref_mut() {
+                        let AnyEdge::Fiewa(f) = edge;
+                        f.on_ack(&mut cell);
+                    }
+                }
                 let fwd = vc.fwd_ports[node];
                 let out = vc.rev_ports[node - 1];
                 if cell.kind == CellKind::Brm {
@@ -904,6 +937,68 @@ impl World {
                 self.enqueue(out, cell);
             }
         }
+    }
+
+    /// A data packet reached its source edge router (node 1): the rate estimate, the packet on
+    /// its way, and a forward RD packet right behind it when one is due.
+    fn at_source_edge(&mut self, mut cell: Cell) {
+        let vc = &mut self.vcs[cell.vc.index()];
+        let AnyEdge::Fiewa(f) = vc.edge.as_deref_mut().expect("checked by the caller");
+        let rd = f.on_data(self.now, cell.vc, cell.bits() as f64);
+        cell.hop = 1;
+        let out = vc.fwd_ports[1];
+        self.enqueue(out, cell);
+        if let Some(rd) = rd {
+            self.vcs[cell.vc.index()].books.fwd_sent += 1;
+            self.forward_rd(1, rd);
+        }
+    }
+
+    /// A forward RD packet at router `node` of its route: the output port's control sees it;
+    /// the last router of the route (the destination edge) turns it around.
+    fn forward_rd(&mut self, node: usize, mut rd: Cell) {
+        let vc = &mut self.vcs[rd.vc.index()];
+        let out = vc.fwd_ports[node];
+        let last = node + 1 == vc.fwd_ports.len();
+        let port = &mut self.ports[out.index()];
+        port.sync(self.now);
+        let q = port.buffer.len();
+        if let Some(c) = port.control.as_mut() {
+            c.on_forward_rd(rd.ccr as f64, q);
+        }
+        if last {
+            vc.books.fwd_delivered += 1;
+            vc.books.bwd_sent += 1;
+            rd.kind = CellKind::Brm;
+            return self.backward_rd(node, rd);
+        }
+        rd.hop = node as u16;
+        self.enqueue_synced(out, rd);
+    }
+
+    /// A backward RD packet at router `node`: the control of the flow's forward port there may
+    /// lower its ER; the source edge (node 1) keeps it.
+    fn backward_rd(&mut self, node: usize, mut rd: Cell) {
+        let vc = &mut self.vcs[rd.vc.index()];
+        let fwd = vc.fwd_ports[node];
+        let port = &mut self.ports[fwd.index()];
+        if port.control.is_some() {
+            port.sync(self.now);
+            let q = port.buffer.len();
+            let c = port.control.as_mut().expect("checked");
+            rd.er = c.on_backward_rd(rd.er as f64, q) as f32;
+        }
+        if node == 1 {
+            if let Some(edge) = vc.edge.as_deref_mut() {
+                let AnyEdge::Fiewa(f) = edge;
+                f.on_backward_rd(self.now, &rd);
+                vc.books.bwd_delivered += 1;
+                return;
+            }
+        }
+        let out = vc.rev_ports[node - 1];
+        rd.hop = (node - 1) as u16;
+        self.enqueue(out, rd);
     }
 
     /// Offers a cell to port `p`.
@@ -1008,6 +1103,10 @@ impl World {
             }
             if m.queue {
                 self.rec.queue.push(now, i, port.buffer.len() as f64);
+            }
+            if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
+                self.rec.mapr.push(now, i, c.mapr / 1e6);
+                self.rec.dpf.push(now, i, c.dpf_at(port.buffer.len() as f64));
             }
             if m.utilization && now > SimTime::ZERO {
                 let sent = port.departed_bits - self.last_port_bits[i];

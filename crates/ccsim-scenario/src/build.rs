@@ -120,6 +120,7 @@ impl Builder<'_> {
             policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity),
             packets: false,
             red: None,
+            control: None,
         })
     }
 
@@ -140,6 +141,7 @@ impl Builder<'_> {
             policy: AnyBufferPolicy::CellDropTail,
             packets: true,
             red: r.queue.as_ref().unwrap_or(&d.queue).build(rate, rng),
+            control: r.control.as_ref().map(|c| c.build(rate, r.buffer.unwrap_or(d.router_buffer).0)),
         })
     }
 
@@ -185,6 +187,7 @@ impl Builder<'_> {
             policy: AnyBufferPolicy::CellDropTail,
             packets: ip,
             red: None,
+            control: None,
         })
     }
 }
@@ -238,6 +241,7 @@ pub fn build(s: &Scenario) -> World {
                 start: SimTime::ZERO + start,
                 stop: src.stop.map_or(SimTime::MAX, |t| SimTime::ZERO + t.0),
                 kind: VcKind::Abr { params: params.clone(), misbehaviour: misbehaviour.clone() },
+                edge: None,
             });
         }
     }
@@ -263,6 +267,7 @@ pub fn build(s: &Scenario) -> World {
                 start,
                 stop: SimTime::MAX,
                 kind: VcKind::Tcp { sender, receiver, link, abr },
+                edge: (over == Transport::Ip).then(|| w.s.router.iter().find(|r| r.name == c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
             });
         }
     }
@@ -278,6 +283,7 @@ pub fn build(s: &Scenario) -> World {
             start: SimTime::ZERO + bg.start.0,
             stop: SimTime::MAX,
             kind: VcKind::Vbr { peak: bg.peak.cells_per_s(), mean_on: bg.mean_on.0, mean_off: bg.mean_off.0, rng },
+            edge: None,
         });
     }
     let window_start = s.run.measure_from.unwrap_or(Duration(SimDuration::from_ps(s.run.duration.0.as_ps() / 2)));

@@ -5,7 +5,9 @@
 //! gateways are not modelled yet). Routing is static: a connection's `route` lists the routers
 //! it crosses, which is each router's forwarding entry for that connection's destination.
 
-use crate::units::{Bytes, Packets};
+use crate::units::{Bytes, Duration, Packets};
+use ccsim_engine::SimDuration;
+use ccsim_model::ip::{AnyIpControl, FiccrdCore, FiccrdParams, FiewaParams};
 use ccsim_engine::RngStream;
 use ccsim_model::port::{Red, RedParams};
 use schemars::JsonSchema;
@@ -21,6 +23,122 @@ pub struct RouterSpec {
     /// Queue discipline of every output port (default `defaults.queue`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueSpec>,
+    /// Congestion control at every output port fed by resource-discovery packets (FICCRD's
+    /// core-router algorithm, docs/models/ficcrd.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<ControlSpec>,
+    /// This router is the source edge of the connections whose route starts here: it sends
+    /// their RD packets and enforces the returned rate on their TCP senders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edge: Option<EdgeSpec>,
+}
+
+/// A router's port control, chosen by `type`.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ControlSpec {
+    /// FICCRD core router: MAPR and DPF per output queue (seed 002 Table 1). Defaults are the
+    /// seed's values.
+    Ficcrd {
+        /// Buffer utilisation ratio: target queue Q0 = bur x buffer, in (0, 1).
+        #[serde(default = "ControlSpec::bur")]
+        bur: f64,
+        /// Largest down-pressure factor (empty queue), >= 1.
+        #[serde(default = "ControlSpec::alpha")]
+        alpha: f64,
+        /// Gain of MAPR's moving average, in (0, 1].
+        #[serde(default = "ControlSpec::beta")]
+        beta: f64,
+    },
+}
+
+impl ControlSpec {
+    fn bur() -> f64 {
+        FiccrdParams::default().bur
+    }
+    fn alpha() -> f64 {
+        FiccrdParams::default().alpha
+    }
+    fn beta() -> f64 {
+        FiccrdParams::default().beta
+    }
+
+    /// The control of one output port.
+    pub fn build(&self, rate_bps: u64, buffer_packets: u32) -> AnyIpControl {
+        match self {
+            ControlSpec::Ficcrd { bur, alpha, beta } => AnyIpControl::Ficcrd(FiccrdCore::new(
+                FiccrdParams { bur: *bur, alpha: *alpha, beta: *beta },
+                rate_bps as f64,
+                buffer_packets,
+            )),
+        }
+    }
+
+    /// Field-path checks (the caller prefixes the path).
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let ControlSpec::Ficcrd { bur, alpha, beta } = self;
+        if !(*bur > 0.0 && *bur < 1.0) {
+            return Err(("bur", "must be in (0, 1)".into()));
+        }
+        if !(*alpha >= 1.0) || !alpha.is_finite() {
+            return Err(("alpha", "must be >= 1".into()));
+        }
+        if !(*beta > 0.0 && *beta <= 1.0) {
+            return Err(("beta", "must be in (0, 1]".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A source edge router's enforcement, chosen by `type`. Defaults are reconstructions
+/// (ip-edge-control.md B.2, B.3).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EdgeSpec {
+    /// FICCRD edge with FIEWA: rate estimation, RD packets, ACK window rewriting.
+    Fiewa {
+        /// Data packets per forward RD packet.
+        #[serde(default = "EdgeSpec::n_rd")]
+        n_rd: u32,
+        /// Averaging constant of the per-flow rate estimator.
+        #[serde(default = "EdgeSpec::k_e")]
+        k_e: Duration,
+        /// Size of an RD packet on the wire.
+        #[serde(default = "EdgeSpec::rd_size")]
+        rd_size: Bytes,
+    },
+}
+
+impl EdgeSpec {
+    fn n_rd() -> u32 {
+        FiewaParams::default().n_rd
+    }
+    fn k_e() -> Duration {
+        Duration(FiewaParams::default().k_e)
+    }
+    fn rd_size() -> Bytes {
+        Bytes(FiewaParams::default().rd_bytes as u64)
+    }
+
+    pub fn params(&self) -> FiewaParams {
+        let EdgeSpec::Fiewa { n_rd, k_e, rd_size } = self;
+        FiewaParams { n_rd: *n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 }
+    }
+
+    /// Field-path checks (the caller prefixes the path).
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let EdgeSpec::Fiewa { n_rd, k_e, rd_size } = self;
+        if *n_rd == 0 {
+            return Err(("n_rd", "must be >= 1".into()));
+        }
+        if k_e.0 == SimDuration::ZERO {
+            return Err(("k_e", "must be > 0".into()));
+        }
+        if rd_size.0 == 0 || rd_size.0 > u16::MAX as u64 {
+            return Err(("rd_size", "must be between 1 and 65535 bytes".into()));
+        }
+        Ok(())
+    }
 }
 
 /// How a router's output queue decides whom to drop, chosen by `type`.

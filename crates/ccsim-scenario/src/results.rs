@@ -39,6 +39,8 @@ pub fn series_columns<'a>(world: &'a World, vc_names: &'a [String], port_names: 
         by_vc("srtt", "connection", "srtt_s", &r.srtt),
         by_vc("retransmits", "connection", "retransmits", &r.retransmits),
         by_vc("timeouts", "connection", "timeouts", &r.timeouts),
+        by_port("mapr", "port", "mapr_mbps", &r.mapr),
+        by_port("dpf", "port", "dpf", &r.dpf),
     ]
 }
 
@@ -106,6 +108,20 @@ pub fn result_value_with(world: &World, scenario_name: &str, seed: u64, scenario
                 "ack_frames_lost": t.host.ack_frames_lost,
             })
         })
+        .zip(world.vcs.iter().filter(|v| v.tcp().is_some()))
+        .map(|(mut c, vc)| {
+            // A FICCRD source edge's books of this flow (only where there is one).
+            if let Some(f) = vc.edge.as_ref().and_then(|e| e.fiewa()) {
+                let m = c.as_object_mut().expect("an object");
+                m.insert("rd_sent".into(), json!(f.rds_sent));
+                m.insert("rd_returned".into(), json!(f.rds_returned));
+                m.insert("er_mbps".into(), json!(f.er.map(|e| e / 1e6)));
+                m.insert("apr_mbps".into(), json!(f.estimator.apr() / 1e6));
+                m.insert("window_cap_bytes".into(), json!(f.window_cap()));
+                m.insert("acks_capped".into(), json!(f.acks_capped));
+            }
+            c
+        })
         .collect();
     let background: Vec<Value> = r
         .vcs
@@ -135,6 +151,18 @@ pub fn result_value_with(world: &World, scenario_name: &str, seed: u64, scenario
                 "drops": p.drops,
                 "early_drops": p.early_drops,
             })
+        })
+        .zip(world.ports.iter().filter(|p| p.at_switch))
+        .map(|(mut v, port)| {
+            // FICCRD's per-queue state at the end of the run (only where there is some).
+            if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
+                let m = v.as_object_mut().expect("an object");
+                m.insert("mapr_mbps".into(), json!(c.mapr / 1e6));
+                m.insert("dpf".into(), json!(c.dpf));
+                m.insert("forward_rds".into(), json!(c.forward_rds));
+                m.insert("backward_rds".into(), json!(c.backward_rds));
+            }
+            v
         })
         .collect();
     let links: Vec<Value> = r

@@ -72,6 +72,12 @@ pub fn validate(s: &Scenario) -> R {
         if let Some(q) = &r.queue {
             queue(&format!("router[{i}].queue"), q)?;
         }
+        if let Some(c) = &r.control {
+            c.check().or_else(|(field, msg)| err(format!("router[{i}].control.{field}"), msg))?;
+        }
+        if let Some(e) = &r.edge {
+            e.check().or_else(|(field, msg)| err(format!("router[{i}].edge.{field}"), msg))?;
+        }
     }
     let mut linked: HashSet<(&str, &str)> = HashSet::new();
     for (i, l) in s.link.iter().enumerate() {

@@ -223,3 +223,32 @@ fn router_buffer_and_red_thresholds_are_checked() {
     assert_eq!(e.path, "router[0].buffer");
     assert!(e.message.contains("use packets"), "{e}");
 }
+
+#[test]
+fn ficcrd_control_and_fiewa_edge_fields_are_checked() {
+    let cases = [
+        (1, "control", json!({"type": "ficcrd", "alpha": 0.9}), "router[1].control.alpha: must be >= 1"),
+        (1, "control", json!({"type": "ficcrd", "bur": 1.0}), "router[1].control.bur: must be in (0, 1)"),
+        (1, "control", json!({"type": "ficcrd", "bur": 0}), "router[1].control.bur: must be in (0, 1)"),
+        (0, "control", json!({"type": "ficcrd", "beta": 0}), "router[0].control.beta: must be in (0, 1]"),
+        (0, "control", json!({"type": "ficcrd", "beta": 1.5}), "router[0].control.beta: must be in (0, 1]"),
+        (0, "edge", json!({"type": "fiewa", "n_rd": 0}), "router[0].edge.n_rd: must be >= 1"),
+        (0, "edge", json!({"type": "fiewa", "k_e": "0s"}), "router[0].edge.k_e: must be > 0"),
+        (0, "edge", json!({"type": "fiewa", "rd_size": "0B"}), "router[0].edge.rd_size: must be between 1 and 65535 bytes"),
+    ];
+    for (i, field, value, want) in cases {
+        let mut v = with_routers();
+        v["router"][i][field] = value;
+        assert_eq!(err_of(v).to_string(), want);
+    }
+    // The defaults are valid, and unknown keys are refused.
+    let mut v = with_routers();
+    v["router"][0]["edge"] = json!({"type": "fiewa"});
+    v["router"][1]["control"] = json!({"type": "ficcrd"});
+    load(&v.to_string(), Format::Json, &Adjustments::default()).unwrap();
+    let mut v = with_routers();
+    v["router"][1]["control"] = json!({"type": "ficcrd", "gamma": 1});
+    let e = err_of(v);
+    assert!(e.path.starts_with("router[1].control"), "{e}");
+    assert!(e.message.contains("unknown field `gamma`"), "{e}");
+}

@@ -144,6 +144,8 @@ pub struct Port {
     pub scheme: Option<AnyAbrSwitch>,
     /// Random Early Detection on a packet port.
     pub red: Option<Red>,
+    /// IP congestion control of a router port (FICCRD's MAPR/DPF), fed by RD packets.
+    pub control: Option<crate::ip::AnyIpControl>,
     pub name: String,
     pub from: NodeId,
     pub to: NodeId,
@@ -183,6 +185,7 @@ impl Port {
             departed_bits: 0,
             packets: false,
             red: None,
+            control: None,
             lazy_sink: false,
             sink_rm: 0,
             sink_event: false,

@@ -1,0 +1,134 @@
+//! FICCRD with FIEWA edges (seed 002, ip-edge-control.md Part B) against its drop-tail baseline,
+//! and the reference's acceptance checks (B.6).
+
+mod common;
+
+use ccsim_engine::SimTime;
+use ccsim_scenario::{Format, Run};
+use common::*;
+use serde_json::Value;
+
+const BOTTLENECK: &str = "R11->R12";
+
+/// The result and the bottleneck's drops after the 50 s warm-up.
+fn run_counting_late_drops(name: &str) -> (Value, u64) {
+    let mut r = Run::from_text(&preset(name), Format::Toml, &Default::default()).unwrap();
+    r.run_until(SimTime::ZERO + ccsim_engine::SimDuration::from_secs(50));
+    let early = r.world().ports.iter().find(|p| p.name == BOTTLENECK).unwrap().buffer.dropped_total();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true, "{name}");
+    let late = port(&v, BOTTLENECK)["drops"].as_u64().unwrap() - early;
+    (v, late)
+}
+
+struct Numbers {
+    total: f64,
+    jain: f64,
+    s0: f64,
+    mean_q: f64,
+    max_q: u64,
+    drops: u64,
+    late_drops: u64,
+}
+
+fn numbers(v: &Value, late_drops: u64) -> Numbers {
+    let b = port(v, BOTTLENECK);
+    Numbers {
+        total: f(&v["goodput_mbps_total"]),
+        jain: f(&v["fairness_index"]),
+        s0: f(&v["connections"][0]["goodput_mbps"]),
+        mean_q: f(&b["mean_queue_cells"]),
+        max_q: b["max_queue_cells"].as_u64().unwrap(),
+        drops: b["drops"].as_u64().unwrap(),
+        late_drops,
+    }
+}
+
+#[test]
+fn ficcrd_beats_drop_tail_on_seed_002() {
+    let (fv, f_late) = run_counting_late_drops("ficcrd/ficcrd");
+    let (dv, d_late) = run_counting_late_drops("ficcrd/droptail");
+    let (fi, dt) = (numbers(&fv, f_late), numbers(&dv, d_late));
+    for (name, n) in [("ficcrd", &fi), ("droptail", &dt)] {
+        eprintln!(
+            "{name}: goodput {:.3} Mb/s, Jain {:.4}, S0 {:.3} Mb/s, bottleneck mean {:.1} max {} packets, drops {} ({} after 50 s)",
+            n.total, n.jain, n.s0, n.mean_q, n.max_q, n.drops, n.late_drops
+        );
+    }
+    eprintln!("ficcrd connections: {}", serde_json::to_string(&fv["connections"]).unwrap());
+    eprintln!("ficcrd bottleneck: {}", port(&fv, BOTTLENECK));
+    // RD packets flowed through every flow's loop.
+    for c in fv["connections"].as_array().unwrap() {
+        assert!(c["rd_returned"].as_u64().unwrap() > 100, "{}", c["name"]);
+        assert!(c["acks_capped"].as_u64().unwrap() > 0, "{}", c["name"]);
+    }
+    // Against drop-tail: fewer bottleneck drops, a fairer share, a shorter queue.
+    assert!(fi.drops < dt.drops, "drops {} vs {}", fi.drops, dt.drops);
+    assert!(fi.jain > dt.jain + 0.1, "Jain {} vs {}", fi.jain, dt.jain);
+    assert!(fi.mean_q < dt.mean_q / 2.0, "mean queue {} vs {}", fi.mean_q, dt.mean_q);
+    assert!(fi.s0 > dt.s0, "S0 {} vs {}", fi.s0, dt.s0);
+    // Acceptance checks 1 (drops) and 2 (fairness), with margins: no drop after the warm-up
+    // (none at all, in fact), Jain's index above 0.95.
+    assert_eq!(fi.late_drops, 0);
+    assert_eq!(fi.drops, 0);
+    assert!(fi.jain > 0.97, "{}", fi.jain);
+    assert!(fi.max_q < 200);
+    // Not met (docs/models/ficcrd.md): the queue does not settle near Q0 = 100 packets. FIEWA's
+    // window W = ER x RTT rounds down to two 4 KB segments per round trip, below the bandwidth-
+    // delay product plus Q0, so the queue stays nearly empty and the link is ~8 % under-used.
+    // Pinned so that a change in this behaviour is noticed (and documented).
+    assert!(fi.mean_q < 20.0, "mean queue {} (docs/models/ficcrd.md says ~2.4)", fi.mean_q);
+    assert!(fi.total > 0.85 * dt.total && fi.total < dt.total, "goodput {} vs {}", fi.total, dt.total);
+    let b = port(&fv, BOTTLENECK);
+    // Acceptance check 3: MAPR within [0, C], DPF within [0, alpha].
+    assert!(f(&b["mapr_mbps"]) >= 0.0 && f(&b["mapr_mbps"]) <= 10.0 + 1e-9, "{}", b["mapr_mbps"]);
+    assert!(f(&b["dpf"]) >= 0.0 && f(&b["dpf"]) <= 1.15 + 1e-9, "{}", b["dpf"]);
+    assert!(b["forward_rds"].as_u64().unwrap() > 0 && b["backward_rds"].as_u64().unwrap() > 0);
+    // ... and over the whole sampled trace of both core routers' ports towards R13.
+    for p in [BOTTLENECK, "R12->R13"] {
+        let mapr = series(&fv, "mapr", "port", p, "mapr_mbps");
+        let dpf = series(&fv, "dpf", "port", p, "dpf");
+        assert_eq!(mapr.len(), 4001, "{p}");
+        assert!(mapr.iter().all(|&(_, m)| (0.0..=10.0 + 1e-9).contains(&m)), "{p}");
+        assert!(dpf.iter().all(|&(_, d)| (0.0..=1.15 + 1e-9).contains(&d)), "{p}");
+    }
+    let late: Vec<f64> = series(&fv, "mapr", "port", BOTTLENECK, "mapr_mbps").into_iter().filter(|(t, _)| *t >= 50.0).map(|x| x.1).collect();
+    let mean = late.iter().sum::<f64>() / late.len() as f64;
+    eprintln!("bottleneck MAPR over 50-200 s: mean {mean:.3} Mb/s, min {:.3}, max {:.3}", late.iter().cloned().fold(f64::MAX, f64::min), late.iter().cloned().fold(0.0, f64::max));
+    assert!(series(&dv, "mapr", "port", BOTTLENECK, "mapr_mbps").is_empty(), "drop-tail has no MAPR");
+}
+
+/// A small buffer overflows: RD packets are dropped like data, the edge forgets the RDs that
+/// never return, and every item is still accounted for (`run` checks conservation).
+#[test]
+fn rd_packets_can_be_lost_and_the_books_still_balance() {
+    let s = serde_json::json!({
+        "name": "test/ficcrd-small-buffer",
+        "run": {"duration": "10s", "measure_from": "2s"},
+        "measure": {"interval": "10ms"},
+        "defaults": {"link_rate": "10Mbps", "link_delay": "5ms", "router_buffer": "6packets",
+                     "tcp": {"variant": "reno", "mss": "1460B", "window": "200000B"}},
+        "router": [
+            {"name": "R1", "edge": {"type": "fiewa"}, "control": {"type": "ficcrd"}},
+            {"name": "R2", "control": {"type": "ficcrd"}},
+            {"name": "R3"},
+        ],
+        "link": [{"between": ["R1", "R2"]}, {"between": ["R2", "R3"]}],
+        "connection": [{"name": "T", "count": 4, "route": ["R1", "R2", "R3"], "access": {"rate": "100Mbps"}}],
+    });
+    let v = run_json(&s.to_string());
+    let lost: u64 = v["connections"].as_array().unwrap().iter().map(|c| c["rd_sent"].as_u64().unwrap() - c["rd_returned"].as_u64().unwrap()).sum();
+    let drops: u64 = v["ports"].as_array().unwrap().iter().map(|p| p["drops"].as_u64().unwrap()).sum();
+    assert!(drops > 0, "the 6-packet buffers overflow");
+    assert!(lost > 0, "some RDs are lost (or still in flight)");
+    assert!(f(&v["goodput_mbps_total"]) > 1.0, "{}", v["goodput_mbps_total"]);
+}
+
+fn run_json(text: &str) -> Value {
+    let mut r = Run::from_text(text, Format::Json, &Default::default()).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true);
+    v
+}
