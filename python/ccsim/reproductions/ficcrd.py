@@ -1,10 +1,10 @@
-"""Seed 002 (FICCRD): the drop-tail baseline of the peer-to-peer configuration.
+"""Seed 002 (FICCRD) on its peer-to-peer configuration: FICCRD against drop-tail routers.
 
 Seed 002 reports figures only (goodput per flow, sender sequence numbers, bottleneck queue, drops per
-flow) for FICCRD and for drop-tail routers. FICCRD comes with a later wave; this reproduction runs the
-drop-tail baseline (`ficcrd/droptail`) over several seeds and sets each of the seed's statements about
-drop-tail beside ccsim's numbers and beside what theory bounds (the bottleneck's payload capacity, the
-fair share). The statements live in ``data/ficcrd.toml``, not in code.
+flow) for FICCRD and for drop-tail routers. This reproduction runs both presets (`ficcrd/ficcrd`,
+`ficcrd/droptail`) over several seeds and sets each of the seed's statements beside ccsim's numbers and
+beside what theory bounds (the bottleneck's payload capacity, the fair share). The statements live in
+``data/ficcrd.toml``, not in code.
 """
 
 from __future__ import annotations
@@ -24,13 +24,14 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 PAPER = "ficcrd"
-TITLE = "Seed 002: FICCRD against drop-tail routers (the drop-tail baseline)"
-PRESET = "ficcrd/droptail"
+TITLE = "Seed 002: FICCRD against drop-tail routers"
+PRESETS = ("ficcrd/droptail", "ficcrd/ficcrd")
 DATA_FILE = Path(__file__).parent / "data" / "ficcrd.toml"
 
 
 @dataclass(frozen=True)
 class Task:
+    preset: str
     seed: int
     quick: bool
 
@@ -47,7 +48,7 @@ def _run(task: Task) -> dict[str, Any]:
     from ..api import run
 
     sets = {"run.duration": "20s", "run.measure_from": "10s"} if task.quick else {}
-    r = run(PRESET, seed=task.seed, set=sets)
+    r = run(task.preset, seed=task.seed, set=sets)
     out: dict[str, Any] = {"task": task, "summary": r.summary()}
     out["queue"] = r.queue.filter(pl.col("port") == "R11->R12").select("time_ms", "queue_cells")
     out["seq"] = r.seq.select("time_ms", "connection", "seq_bytes")
@@ -60,14 +61,15 @@ def capacity_mbps(summary: dict[str, Any]) -> float:
     return sum(c["max_goodput_mbps"] for c in summary["connections"])
 
 
-def measures(s: dict[str, Any]) -> dict[str, float]:
-    """The quantities the seed's statements are about, from one run's summary."""
+def measures(s: dict[str, Any], baseline: dict[str, Any] | None = None) -> dict[str, float]:
+    """The quantities the seed's statements are about, from one run's summary (and, for the
+    comparisons, the drop-tail run of the same seed)."""
     conns = s["connections"]
     g = [c["goodput_mbps"] for c in conns]
     bottleneck = next(p for p in s["ports"] if p["name"] == "R11->R12")
     others = [c["goodput_mbps"] for c in conns if c["name"] != "S0"]
     s0 = next(c["goodput_mbps"] for c in conns if c["name"] == "S0")
-    return {
+    out = {
         "goodput_total_mbps": s["goodput_mbps_total"],
         "fairness_index": s["connections_fairness_index"],
         "s0_over_others_mean": s0 / (sum(others) / len(others)) if others else 0.0,
@@ -77,6 +79,9 @@ def measures(s: dict[str, Any]) -> dict[str, float]:
         "flows_without_drops": float(sum(1 for c in conns if c["drops"] == 0)),
         "lowest_goodput_mbps": min(g),
     }
+    if baseline is not None:
+        out["goodput_over_droptail"] = s["goodput_mbps_total"] / baseline["goodput_mbps_total"]
+    return out
 
 
 def _holds(expr: str, value: float, ref: float) -> bool:
@@ -88,15 +93,19 @@ def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[st
     """One row per statement and seed: ccsim's value, the reference (the seed's, or theory's), and
     whether the statement holds."""
     rows = []
+    baseline = {r["task"].seed: r["summary"] for r in results if r["task"].preset == "ficcrd/droptail"}
     for r in results:
         s = r["summary"]
-        m = measures(s)
+        preset = r["task"].preset
+        m = measures(s, baseline.get(r["task"].seed) if preset != "ficcrd/droptail" else None)
         cap = capacity_mbps(s)
         for st in data["statement"]:
+            if st.get("preset", "ficcrd/droptail") != preset:
+                continue
             ref = cap * st["of_capacity"] if "of_capacity" in st else st["value"]
             value = m[st["quantity"]]
             rows.append({
-                "scenario": PRESET, "seed": r["task"].seed, "quantity": st["quantity"],
+                "scenario": preset, "seed": r["task"].seed, "quantity": st["quantity"],
                 "statement": st["text"], "source": st["source"], "expect": f"{st['expect']} {C.fmt(ref)}",
                 "theory": C.clean(ref) if st.get("kind") == "theory" else None,
                 "paper": C.clean(ref) if st.get("kind") == "paper" else None,
@@ -107,53 +116,59 @@ def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[st
 
 
 def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
+    """The seed's Figs. 3-6 for both presets: goodput and drops per flow (mean and range over the
+    seeds), the bottleneck queue and the sender sequence numbers of the first seed."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    first = results[0]
+    by_preset = {p: [r for r in results if r["task"].preset == p] for p in PRESETS}
+    by_preset = {p: rs for p, rs in by_preset.items() if rs}
+    first = next(iter(by_preset.values()))[0]
     names = [c["name"] for c in first["summary"]["connections"]]
-    good = np.array([[c["goodput_mbps"] for c in r["summary"]["connections"]] for r in results])
-    drops = np.array([[c["drops"] for c in r["summary"]["connections"]] for r in results])
     fair = first["summary"]["connections"][0]["max_goodput_mbps"]
+    x = np.arange(len(names))
+    width = 0.8 / len(by_preset)
     files = []
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = np.arange(len(names))
-    ax.bar(x, good.mean(axis=0), yerr=[good.mean(0) - good.min(0), good.max(0) - good.mean(0)], capsize=3)
-    ax.axhline(fair, color="black", linestyle="--", linewidth=1, label=f"fair share {fair:.2f} Mb/s")
-    ax.set_xticks(x, names)
-    ax.set_ylabel("goodput (Mb/s)")
-    ax.set_title(f"goodput per flow, drop-tail (mean, min-max over {len(results)} seeds)")
-    ax.legend()
-    files.append(_save(fig, out / "goodput.png"))
+    for field, ylabel, title, fname in [("goodput_mbps", "goodput (Mb/s)", "goodput per flow", "goodput.png"),
+                                        ("drops", "packets dropped", "drops per flow", "drops.png")]:
+        fig, ax = plt.subplots(figsize=(8, 4))
+        for k, (preset, rs) in enumerate(by_preset.items()):
+            v = np.array([[c[field] for c in r["summary"]["connections"]] for r in rs], dtype=float)
+            ax.bar(x + (k - (len(by_preset) - 1) / 2) * width, v.mean(0), width,
+                   yerr=[v.mean(0) - v.min(0), v.max(0) - v.mean(0)], capsize=2, label=preset.split("/")[1])
+        if field == "goodput_mbps":
+            ax.axhline(fair, color="black", linestyle="--", linewidth=1, label=f"fair share {fair:.2f} Mb/s")
+        ax.set_xticks(x, names)
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{title} (mean, min-max over {len(next(iter(by_preset.values())))} seeds)")
+        ax.legend(fontsize="small")
+        files.append(_save(fig, out / fname))
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.bar(x, drops.mean(axis=0), yerr=[drops.mean(0) - drops.min(0), drops.max(0) - drops.mean(0)], capsize=3)
-    ax.set_xticks(x, names)
-    ax.set_ylabel("packets dropped")
-    ax.set_title("drops per flow at the bottleneck, drop-tail")
-    files.append(_save(fig, out / "drops.png"))
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    q = first["queue"]
-    ax.step(q["time_ms"].to_numpy() / 1e3, q["queue_cells"].to_numpy(), where="post", linewidth=0.8)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for preset, rs in by_preset.items():
+        q = rs[0]["queue"]
+        ax.step(q["time_ms"].to_numpy() / 1e3, q["queue_cells"].to_numpy(), where="post", linewidth=0.8,
+                label=preset.split("/")[1])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("queue (packets)")
     ax.set_title(f"bottleneck queue R11->R12, seed {first['task'].seed}")
+    ax.legend(fontsize="small")
     files.append(_save(fig, out / "queue.png"))
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    seq = first["seq"]
-    for name in names:
-        part = seq.filter(seq["connection"] == name)
-        ax.plot(part["time_ms"].to_numpy() / 1e3, part["seq_bytes"].to_numpy() / 1e6, linewidth=0.8, label=name)
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("sequence number (MB)")
-    ax.set_title(f"sender sequence numbers, seed {first['task'].seed}")
-    ax.legend(fontsize="small", ncol=2)
+    fig, axes = plt.subplots(1, len(by_preset), figsize=(6 * len(by_preset), 4), squeeze=False)
+    for ax, (preset, rs) in zip(axes[0], by_preset.items()):
+        seq = rs[0]["seq"]
+        for name in names:
+            part = seq.filter(seq["connection"] == name)
+            ax.plot(part["time_ms"].to_numpy() / 1e3, part["seq_bytes"].to_numpy() / 1e6, linewidth=0.8, label=name)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("sequence number (MB)")
+        ax.set_title(f"{preset}: sender sequence numbers, seed {rs[0]['task'].seed}")
+    axes[0][0].legend(fontsize="small", ncol=2)
     files.append(_save(fig, out / "seq.png"))
     return files
 
@@ -168,14 +183,15 @@ def _save(fig, path: Path) -> str:
 
 
 def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
-    columns = [("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("source", "source"),
+    columns = [("scenario", "preset"), ("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("source", "source"),
                ("expect", "expected"), ("ccsim", "ccsim"), ("ok", "holds"), ("note", "note")]
     imgs = "".join(f"<img src='figures/{html.escape(f)}' alt='{html.escape(f)}'>" for f in figures)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(TITLE)}</title>
 <style>{C.CSS} img {{ width: 48%; }}</style></head><body>
 <h1>{html.escape(TITLE)}</h1>
-<p class="muted">{info['mode']} run: {info['runs']} runs of <code>{PRESET}</code> in {info['wall_s']:.1f} s.
-Every row is one of the seed's statements about drop-tail routers, or a bound theory gives, on one seed.
+<p class="muted">{info['mode']} run: {info['runs']} runs of <code>{'</code> and <code>'.join(PRESETS)}</code> in
+{info['wall_s']:.1f} s. Every row is one of the seed's statements about FICCRD or drop-tail routers, or a bound
+theory gives, on one seed.
 docs/reproductions/ficcrd.md explains the differences.</p>
 <h2>Statements</h2>{C.html_table(rows, columns)}
 <h2>Figures</h2>{imgs}
@@ -193,7 +209,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     (out / "figures").mkdir(parents=True, exist_ok=True)
     workers = C.default_workers() if workers is None else max(1, int(workers))
     seeds = data["seeds"][:2] if quick else data["seeds"]
-    tasks = [Task(seed, quick) for seed in seeds]
+    tasks = [Task(preset, seed, quick) for preset in PRESETS for seed in seeds]
     pool = C.make_pool(min(workers, len(tasks)))
     try:
         results = C.run_all(_run, tasks, workers=workers, progress=progress, label="simulating", pool=pool)
@@ -203,7 +219,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     rows = compare(results, data)
     figures = _figures(results, out / "figures")
     (out / "compared.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    runs = [{"scenario": PRESET, "seed": r["task"].seed, "sim_time_s": r["summary"]["sim_time_s"],
+    runs = [{"scenario": r["task"].preset, "seed": r["task"].seed, "sim_time_s": r["summary"]["sim_time_s"],
              "wall_s": C.clean(r["summary"]["wall_s"]), "events": r["summary"]["events"],
              "fingerprint": r["summary"]["fingerprint"]} for r in results]
     (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
