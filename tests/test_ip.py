@@ -51,3 +51,15 @@ def test_a_link_between_a_switch_and_a_router_is_refused(cli, env, tmp_path):
     p = subprocess.run(cli + ["validate", str(f)], capture_output=True, text=True, env=env)
     assert p.returncode == 2
     assert "link[0].between: joins switch 'R10' to router 'R11'" in p.stderr
+
+
+def test_ficcrd_traces_stay_in_their_ranges():
+    # ip-edge-control.md B.6 check 3: DPF within [0, alpha], MAPR within [0, C] at every sample.
+    r = ccsim.run("ficcrd/ficcrd", duration="20s", measure_from="10s")
+    assert r.dpf.height > 0 and r.mapr.height > 0
+    assert r.dpf["dpf"].min() >= 0 and r.dpf["dpf"].max() <= 1.15 + 1e-9
+    rates = {l["name"].split(" (")[1].rstrip(")"): l["rate_mbps"] for l in r.summary()["links"]}
+    for port, group in r.mapr.group_by("port"):
+        assert group["mapr_mbps"].min() >= 0
+        assert group["mapr_mbps"].max() <= rates[port[0]] + 1e-9
+    assert r.summary()["conservation_ok"] is True
