@@ -281,15 +281,20 @@ mod tests {
         assert_eq!(e.receiver.delivered, 1024);
     }
 
-    #[test]
-    fn on_ip_links_a_segment_is_one_packet_of_its_ip_length() {
+    /// Reno hosts on IP links with 4096-byte segments (seed 002's).
+    fn ip_ends() -> TcpEnds {
         let cfg = TcpConfig::new(4096, 131_072);
-        let mut e = TcpEnds::new(
+        TcpEnds::new(
             TcpSender::new(cfg, variant("reno").unwrap()),
             TcpReceiver::new(131_072, false, DelayedAck::Off, 4096),
             SimTime::ZERO,
             HostLink::Ip,
-        );
+        )
+    }
+
+    #[test]
+    fn on_ip_links_a_segment_is_one_packet_of_its_ip_length() {
+        let mut e = ip_ends();
         let mut fwd = Vec::new();
         e.start(SimTime::ZERO, VcId(0), &mut fwd);
         assert_eq!((fwd.len(), fwd[0].size), (1, 4136));
@@ -302,13 +307,7 @@ mod tests {
 
     #[test]
     fn an_edge_routers_window_cap_lowers_the_window_and_never_raises_it() {
-        let cfg = TcpConfig::new(4096, 131_072);
-        let mut e = TcpEnds::new(
-            TcpSender::new(cfg, variant("reno").unwrap()),
-            TcpReceiver::new(131_072, false, DelayedAck::Off, 4096),
-            SimTime::ZERO,
-            HostLink::Ip,
-        );
+        let mut e = ip_ends();
         let mut fwd = Vec::new();
         e.start(SimTime::ZERO, VcId(0), &mut fwd);
         let mut bwd = Vec::new();

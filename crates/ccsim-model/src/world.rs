@@ -218,6 +218,27 @@ pub struct PortSpec {
     pub control: Option<AnyIpControl>,
 }
 
+impl PortSpec {
+    /// A plain FIFO port of a link: drop-tail, no switch scheme, no IP queue management; set the
+    /// rest with struct update syntax.
+    pub fn link(name: String, link_name: String, from: NodeId, to: NodeId, rate_bps: u64, delay: SimDuration, buffer: u32) -> Self {
+        PortSpec {
+            name,
+            link_name,
+            from,
+            to,
+            rate_bps,
+            delay,
+            buffer_cells: buffer,
+            scheme: None,
+            policy: AnyBufferPolicy::CellDropTail,
+            packets: false,
+            red: None,
+            control: None,
+        }
+    }
+}
+
 /// A connection to create.
 pub struct VcSpec {
     pub name: String,

@@ -7,7 +7,6 @@
 use crate::transport::{self, Transport};
 use ccsim_model::tcp_host::HostLink;
 use crate::types::{AccessSpec, MisbehaviourSpec, Scenario, SourceSpec};
-use ccsim_model::port::AnyBufferPolicy;
 use crate::units::{Duration, Rate};
 use ccsim_engine::{SimDuration, SimTime};
 use ccsim_model::abr::{AbrParams, Misbehaviour};
@@ -108,19 +107,11 @@ impl Builder<'_> {
         let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
         // Each port's random stream is keyed by its index (abr.md: streams per component).
         let rng = self.b.stream(self.b.n_ports() as u64, STREAM_SWITCH_SCHEME);
+        let from = self.nodes[from];
         self.b.add_port(PortSpec {
-            name,
-            link_name: link,
-            from: self.nodes[from],
-            to,
-            rate_bps: rate,
-            delay,
-            buffer_cells: sw.buffer.unwrap_or(self.s.defaults.buffer).0,
             scheme: Some(alg.build(cell_rate, n_vcs, rng)),
             policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity),
-            packets: false,
-            red: None,
-            control: None,
+            ..PortSpec::link(name, link, from, to, rate, delay, capacity)
         })
     }
 
@@ -129,19 +120,12 @@ impl Builder<'_> {
         let r = self.s.router.iter().find(|r| r.name == from).expect("validated");
         let d = &self.s.defaults;
         let rng = self.b.stream(self.b.n_ports() as u64, STREAM_RED);
+        let buffer = r.buffer.unwrap_or(d.router_buffer).0;
         self.b.add_port(PortSpec {
-            name,
-            link_name: link,
-            from: self.nodes[from],
-            to,
-            rate_bps: rate,
-            delay,
-            buffer_cells: r.buffer.unwrap_or(d.router_buffer).0,
-            scheme: None,
-            policy: AnyBufferPolicy::CellDropTail,
             packets: true,
             red: r.queue.as_ref().unwrap_or(&d.queue).build(rate, rng),
-            control: r.control.as_ref().map(|c| c.build(rate, r.buffer.unwrap_or(d.router_buffer).0)),
+            control: r.control.as_ref().map(|c| c.build(rate, buffer)),
+            ..PortSpec::link(name, link, self.nodes[from], to, rate, delay, buffer)
         })
     }
 
@@ -175,20 +159,8 @@ impl Builder<'_> {
 
     #[allow(clippy::too_many_arguments)]
     fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration, ip: bool) -> PortId {
-        self.b.add_port(PortSpec {
-            name,
-            link_name: link,
-            from,
-            to,
-            rate_bps: rate,
-            delay,
-            buffer_cells: self.s.defaults.host_buffer.0,
-            scheme: None,
-            policy: AnyBufferPolicy::CellDropTail,
-            packets: ip,
-            red: None,
-            control: None,
-        })
+        let buffer = self.s.defaults.host_buffer.0;
+        self.b.add_port(PortSpec { packets: ip, ..PortSpec::link(name, link, from, to, rate, delay, buffer) })
     }
 }
 
