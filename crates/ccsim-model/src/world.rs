@@ -492,9 +492,7 @@ impl World {
         }
         self.current = None;
         self.now = self.now.max(until);
-        self.catch_up_sources(self.now);
-        self.drain_sinks(self.now);
-        self.sync_ports();
+        self.settle();
         self.is_done()
     }
 
@@ -506,8 +504,7 @@ impl World {
                 let vc = &mut self.vcs[v.index()];
                 let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!("lazy sources are TM 4.0 sources") };
                 vc.pending_wake = source.start(self.now);
-                self.catch_up_source(v, self.now);
-                self.rearm_source(v);
+                self.advance_source(v);
             }
             Event::SourceStart(v) => {
                 let next = match &mut self.vcs[v.index()].ends {
@@ -531,8 +528,7 @@ impl World {
             Event::SourceWake(v, gen) => {
                 if gen == self.vcs[v.index()].wake_gen {
                     if self.vcs[v.index()].lazy_source {
-                        self.catch_up_source(v, self.now);
-                        self.rearm_source(v);
+                        self.advance_source(v);
                     } else {
                         self.on_source_wake(v, gen);
                     }
@@ -578,8 +574,14 @@ impl World {
         }
     }
 
-    /// A cell leaves the VC's source host, counted in its books.
-    fn send_forward(&mut self, v: VcId, mut c: Cell) {
+    /// A cell leaves the VC's source host now, counted in its books.
+    fn send_forward(&mut self, v: VcId, c: Cell) {
+        self.send_forward_at(v, c, self.now);
+    }
+
+    /// A cell leaves the VC's source host at `t` (a lazy source's emission may be generated
+    /// after its time; its access port has seen nothing later).
+    fn send_forward_at(&mut self, v: VcId, mut c: Cell, t: SimTime) {
         let vc = &mut self.vcs[v.index()];
         vc.books.fwd_sent += 1;
         if c.kind == CellKind::Data {
@@ -587,7 +589,8 @@ impl World {
         }
         c.hop = 0;
         let port = vc.fwd_ports[0];
-        self.enqueue(port, c);
+        self.ports[port.index()].sync(t);
+        self.enqueue_at(port, c, t);
     }
 
     /// Lazy sources. A TM 4.0 source's emissions depend only on its own clock and on the
@@ -617,25 +620,16 @@ impl World {
             let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!("lazy sources are TM 4.0 sources") };
             let (cell, next) = source.on_wake(e);
             vc.pending_wake = next;
-            if let Some(mut c) = cell {
-                vc.books.fwd_sent += 1;
-                if c.kind == CellKind::Data {
-                    vc.books.data_sent += 1;
-                }
-                c.hop = 0;
-                let p = vc.fwd_ports[0];
-                let port = &mut self.ports[p.index()];
-                port.sync(e);
-                match port.offer(e, c) {
-                    Ok((arrival, head)) => {
-                        if head {
-                            self.queue.push(arrival, Event::PipeArrival(p));
-                        }
-                    }
-                    Err(_) => self.vcs[v.index()].books.count_drop(&c),
-                }
+            if let Some(c) = cell {
+                self.send_forward_at(v, c, e);
             }
         }
+    }
+
+    /// A lazy source's emissions up to now, then its wake-up re-armed (`rearm_source`).
+    fn advance_source(&mut self, v: VcId) {
+        self.catch_up_source(v, self.now);
+        self.rearm_source(v);
     }
 
     /// After a lazy source changed: a wake-up event for its next emission if its access link is
@@ -833,8 +827,7 @@ impl World {
         let dry = port.lazy_source && port.pipe.is_empty();
         self.arrive(cell);
         if dry {
-            self.catch_up_source(cell.vc, self.now);
-            self.rearm_source(cell.vc);
+            self.advance_source(cell.vc);
         }
     }
 
@@ -911,8 +904,7 @@ impl World {
                         let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!() };
                         if let Some(next) = source.on_brm(self.now, &cell) {
                             vc.pending_wake = Some(next);
-                            self.catch_up_source(cell.vc, self.now);
-                            self.rearm_source(cell.vc);
+                            self.advance_source(cell.vc);
                         }
                     }
                     Ends::Abr { source, .. } => {
@@ -1032,7 +1024,12 @@ impl World {
     /// As `enqueue`, for a port already brought up to now (`Port::sync` or `Port::view`).
     #[inline]
     fn enqueue_synced(&mut self, p: PortId, cell: Cell) {
-        let now = self.now;
+        self.enqueue_at(p, cell, self.now);
+    }
+
+    /// Offers a cell to port `p`, brought up to `now` already, at time `now`.
+    #[inline]
+    fn enqueue_at(&mut self, p: PortId, cell: Cell, now: SimTime) {
         let port = &mut self.ports[p.index()];
         if port.is_event_scheduled() {
             match port.offer_scheduled(now, cell) {
@@ -1061,9 +1058,13 @@ impl World {
         }
     }
 
-    /// Brings every port's queue up to `now` (before sampling or reporting).
-    fn sync_ports(&mut self) {
+    /// Brings everything that is applied lazily up to `now` before anything reads the counters
+    /// (sampling, the window opening, the end of a chunk): lazy sources' emissions, lazy sinks'
+    /// deliveries, ports' departures.
+    fn settle(&mut self) {
         let now = self.now;
+        self.catch_up_sources(now);
+        self.drain_sinks(now);
         for p in &mut self.ports {
             p.sync(now);
         }
@@ -1087,9 +1088,7 @@ impl World {
     }
 
     fn on_sample(&mut self) {
-        self.catch_up_sources(self.now);
-        self.drain_sinks(self.now);
-        self.sync_ports();
+        self.settle();
         let now = self.now;
         let m = &self.measure;
         if m.acr || m.received || m.tcp {
@@ -1142,9 +1141,7 @@ impl World {
     }
 
     fn open_window(&mut self) {
-        self.catch_up_sources(self.now);
-        self.drain_sinks(self.now);
-        self.sync_ports();
+        self.settle();
         let now = self.now;
         let w = &mut self.window;
         w.opened = true;
