@@ -6,6 +6,7 @@
 
 use crate::transport::{self, Transport};
 use ccsim_model::tcp_host::HostLink;
+use crate::ip::RouterSpec;
 use crate::types::{AccessSpec, MisbehaviourSpec, Scenario, SourceSpec};
 use crate::units::{Duration, Rate};
 use ccsim_engine::{SimDuration, SimTime};
@@ -91,8 +92,12 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    fn router(&self, node: &str) -> Option<&RouterSpec> {
+        self.s.router.iter().find(|r| r.name == node)
+    }
+
     fn is_router(&self, node: &str) -> bool {
-        self.s.router.iter().any(|r| r.name == node)
+        self.router(node).is_some()
     }
 
     /// An output port of a switch or a router.
@@ -117,7 +122,7 @@ impl Builder<'_> {
 
     /// A router's output port: packets, drop-tail or RED.
     fn router_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
-        let r = self.s.router.iter().find(|r| r.name == from).expect("validated");
+        let r = self.router(from).expect("validated");
         let d = &self.s.defaults;
         let rng = self.b.stream(self.b.n_ports() as u64, STREAM_RED);
         let buffer = r.buffer.unwrap_or(d.router_buffer).0;
@@ -225,7 +230,7 @@ pub fn build(s: &Scenario) -> World {
             let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
             let start = transport::member_start(c, k as u32, rng.uniform());
             let (sender, receiver) = tcp.build(rng.uniform());
-            let over = c.transport.unwrap_or(if w.is_router(&c.route[0]) { Transport::Ip } else { Transport::Ubr });
+            let over = c.effective_transport(w.is_router(&c.route[0]));
             let link = if over == Transport::Ip { HostLink::Ip } else { HostLink::Atm { llc_snap: tcp.llc_snap() } };
             let abr = (over == Transport::Abr).then(|| {
                 let access_rate = effective_rate(c.access.rate.unwrap_or(s.defaults.link_rate), s.defaults.sonet_payload);
@@ -239,7 +244,7 @@ pub fn build(s: &Scenario) -> World {
                 start,
                 stop: SimTime::MAX,
                 kind: VcKind::Tcp { sender, receiver, link, abr },
-                edge: (over == Transport::Ip).then(|| w.s.router.iter().find(|r| r.name == c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
+                edge: (over == Transport::Ip).then(|| w.router(&c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
             });
         }
     }

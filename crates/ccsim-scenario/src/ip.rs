@@ -172,19 +172,19 @@ pub enum QueueSpec {
 
 impl QueueSpec {
     fn min_th() -> f64 {
-        5.0
+        RedParams::default().min_th
     }
     fn max_th() -> f64 {
-        15.0
+        RedParams::default().max_th
     }
     fn w_q() -> f64 {
-        0.002
+        RedParams::default().w_q
     }
     fn max_p() -> f64 {
-        0.1
+        RedParams::default().max_p
     }
     fn mean_packet_size() -> Bytes {
-        Bytes(500)
+        Bytes(RedParams::default().mean_packet_bytes as u64)
     }
 
     /// The port's active queue manager, if any.

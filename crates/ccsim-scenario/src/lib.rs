@@ -131,6 +131,6 @@ impl Run {
             .check_conservation()
             .map_err(|e| SimulationError(format!("conservation check failed: {e}")))?;
         let name = &self.scenario.name;
-        Ok(results::result_value_with(&self.world, name, self.scenario.run.seed, &self.scenario_hash(), with_series))
+        Ok(results::result_value(&self.world, name, self.scenario.run.seed, &self.scenario_hash(), with_series))
     }
 }

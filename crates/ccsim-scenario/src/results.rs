@@ -52,13 +52,9 @@ pub fn port_names(world: &World) -> Vec<String> {
     world.ports.iter().map(|p| p.name.clone()).collect()
 }
 
-/// The whole result, series as JSON columns (`result_value_with(.., false)` leaves them out for
-/// callers that take them as binary columns from `series_columns`).
-pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str) -> Value {
-    result_value_with(world, scenario_name, seed, scenario_hash, true)
-}
-
-pub fn result_value_with(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> Value {
+/// The whole result; its time series as JSON columns only `with_series` (the Python binding
+/// takes them as binary columns from `series_columns`).
+pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> Value {
     let r = world.report();
     let sources: Vec<Value> = r
         .vcs

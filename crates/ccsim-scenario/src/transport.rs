@@ -220,6 +220,14 @@ pub struct ConnectionSpec {
     pub egress: crate::types::AccessSpec,
 }
 
+impl ConnectionSpec {
+    /// The transport: as written, or by the route's first node (`ip` on a router, `ubr` on a
+    /// switch).
+    pub fn effective_transport(&self, starts_at_router: bool) -> Transport {
+        self.transport.unwrap_or(if starts_at_router { Transport::Ip } else { Transport::Ubr })
+    }
+}
+
 fn one() -> u32 {
     1
 }

@@ -170,11 +170,9 @@ pub fn validate(s: &Scenario) -> R {
         if c.count == 0 {
             return err(format!("{p}.count"), "must be at least 1");
         }
-        let net = match (c.transport, c.route.first().and_then(|r| network.get(r.as_str()))) {
-            (Some(Transport::Ip), _) | (None, Some(Net::Ip)) => Net::Ip,
-            _ => Net::Atm,
-        };
-        if let (Some(t), Some(&first)) = (c.transport, c.route.first().and_then(|r| network.get(r.as_str()))) {
+        let first = c.route.first().and_then(|r| network.get(r.as_str())).copied();
+        let net = if c.effective_transport(first == Some(Net::Ip)) == Transport::Ip { Net::Ip } else { Net::Atm };
+        if let (Some(t), Some(first)) = (c.transport, first) {
             if first != net {
                 let (kind, want) = if first == Net::Ip { ("a router", "ip") } else { ("an ATM switch", "ubr or abr") };
                 return err(

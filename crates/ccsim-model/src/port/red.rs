@@ -32,6 +32,14 @@ pub struct RedParams {
     pub mean_packet_bytes: u32,
 }
 
+impl Default for RedParams {
+    /// ns-2's `REDQueue` defaults: thresholds 5 and 15 packets, w_q 0.002, max_p 0.1
+    /// (`linterm_` 10), not gentle, 500-byte mean packets.
+    fn default() -> Self {
+        RedParams { min_th: 5.0, max_th: 15.0, w_q: 0.002, max_p: 0.1, gentle: false, mean_packet_bytes: 500 }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Red {
     pub p: RedParams,
