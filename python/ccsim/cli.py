@@ -122,8 +122,9 @@ def _print_summary(s: dict[str, Any]) -> None:
     conns = s.get("connections") or []
     if conns:
         t = Table(title="TCP connections" + span)
-        ip = any(p.get("unit") == "packets" for p in s["ports"])
-        lost = "dropped" if ip else "cells dropped"
+        from .result import counts_packets
+
+        lost = "dropped" if counts_packets(s) else "cells dropped"
         for col in ("connection", "variant", "goodput Mb/s", "retransmits", "timeouts", lost):
             t.add_column(col, justify="left" if col in ("connection", "variant") else "right")
         for c in conns:

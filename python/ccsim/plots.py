@@ -14,6 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
+from .result import counts_packets  # noqa: E402
+
 if TYPE_CHECKING:
     from .result import Result
 
@@ -135,16 +137,21 @@ def plot_goodput(result: "Result", ax=None):
 
 def plot_drops(result: "Result", ax=None):
     """Cells or packets of each TCP connection dropped in the network, whole run (seed 002 Fig. 6)."""
-    ip = any(p.get("unit") == "packets" for p in result.data["ports"])
-    fig, _, _ = _bars(ax, result, "drops", "packets dropped" if ip else "cells dropped", "drops per connection")
+    unit = "packets" if counts_packets(result.data) else "cells"
+    fig, _, _ = _bars(ax, result, "drops", f"{unit} dropped", "drops per connection")
     return fig
+
+
+def _shows_acr(result: "Result") -> bool:
+    """An ACR panel has something to show: ABR sources, or no TCP connections to show instead."""
+    return bool(result.data["sources"]) or not result.data.get("connections")
 
 
 def plot_overview(result: "Result", path: str | Path | None = None):
     """ACR (or, without ABR sources, TCP goodput) and queue panels side by side, like the seed
     papers' figures."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
-    if result.data["sources"] or not result.data.get("connections"):
+    if _shows_acr(result):
         plot_acr(result, ax=a)
     else:
         plot_goodput(result, ax=a)
@@ -159,7 +166,7 @@ def plot_overview(result: "Result", path: str | Path | None = None):
 def write_plots(result: "Result", out: Path) -> list[Path]:
     written = []
     panels = []
-    if result.data["sources"] or not result.data.get("connections"):
+    if _shows_acr(result):
         panels.append(("acr", plot_acr))
     panels.append(("queue", plot_queue))
     if len(result.data["series"]["received"].get("time_s", [])):

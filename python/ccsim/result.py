@@ -12,7 +12,8 @@ import polars as pl
 # Keys of the summary that are not part of the JSON contract for scripts.
 _NOT_SUMMARY = ("series", "vcs")
 
-_SERIES_COLUMNS = {
+# Each recorded series: the column naming its rows' subject, and its value column.
+SERIES_COLUMNS = {
     "acr": ("source", "acr_mbps"),
     "queue": ("port", "queue_cells"),
     "received": ("source", "cells"),
@@ -27,6 +28,11 @@ _SERIES_COLUMNS = {
     "mapr": ("port", "mapr_mbps"),
     "dpf": ("port", "dpf"),
 }
+
+
+def counts_packets(summary: dict[str, Any]) -> bool:
+    """Whether the run's network carries IP packets (its queues and drops count packets)."""
+    return any(p.get("unit") == "packets" for p in summary["ports"])
 
 
 def _series_frame(columns: dict[str, Any], key: str, value: str) -> pl.DataFrame:
@@ -82,23 +88,23 @@ class Result:
 
     @cached_property
     def acr(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["acr"], *_SERIES_COLUMNS["acr"])
+        return _series_frame(self._data["series"]["acr"], *SERIES_COLUMNS["acr"])
 
     @cached_property
     def queue(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["queue"], *_SERIES_COLUMNS["queue"])
+        return _series_frame(self._data["series"]["queue"], *SERIES_COLUMNS["queue"])
 
     @cached_property
     def received(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["received"], *_SERIES_COLUMNS["received"])
+        return _series_frame(self._data["series"]["received"], *SERIES_COLUMNS["received"])
 
     @cached_property
     def utilization(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["utilization"], *_SERIES_COLUMNS["utilization"])
+        return _series_frame(self._data["series"]["utilization"], *SERIES_COLUMNS["utilization"])
 
     def _tcp_series(self, name: str) -> pl.DataFrame:
         # Results from before TCP series existed have none.
-        return _series_frame(self._data["series"].get(name, {}), *_SERIES_COLUMNS[name])
+        return _series_frame(self._data["series"].get(name, {}), *SERIES_COLUMNS[name])
 
     @cached_property
     def cwnd(self) -> pl.DataFrame:

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from ..result import SERIES_COLUMNS
+
 TOP = ("fairness_index", "events", "cell_hops", "sim_time_s", "goodput_mbps_total", "efficiency",
        "connections_fairness_index")
 FIELDS = {
@@ -37,15 +39,8 @@ FIELDS = {
                     "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost"),
 }
 AGGS = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max}
-SERIES = {
-    "acr": ("source", "acr_mbps"),
-    "queue": ("port", "queue_cells"),
-    "utilization": ("link", "utilization"),
-    "cwnd": ("connection", "cwnd_bytes"),
-    "ssthresh": ("connection", "ssthresh_bytes"),
-    "rtt": ("connection", "rtt_s"),
-    "srtt": ("connection", "srtt_s"),
-}
+# The series a metric may average (their columns as the result names them).
+SERIES = {k: SERIES_COLUMNS[k] for k in ("acr", "queue", "utilization", "cwnd", "ssthresh", "rtt", "srtt")}
 
 _AGG_RE = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")
 _ROW_RE = re.compile(r"^(\w+)\[(.+)\]\.(\w+)$")
