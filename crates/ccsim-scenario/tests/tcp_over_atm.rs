@@ -69,29 +69,32 @@ fn link_limited_flow_gets_the_aal5_payload_rate() {
     assert!((f(&v["efficiency"]) - 1.0).abs() < 0.02);
 }
 
+/// The mean of a summary number over seeds `1..=seeds` of the N-source preset with `policy`
+/// (droptail, epd or sd) and the given overrides.
+fn n_source_seed_mean(policy: &str, overrides: &[(&str, Value)], seeds: u64, field: &str) -> f64 {
+    let text = preset(&format!("gfr/n-source-15-{policy}"));
+    let sum: f64 = (1..=seeds)
+        .map(|seed| {
+            let mut o = overrides.to_vec();
+            o.push(("run.seed", Value::from(seed)));
+            f(&run(&text, &o)[field])
+        })
+        .sum();
+    sum / seeds as f64
+}
+
 /// Seed 001 §2 (UBR+ literature): with limited buffers, EPD improves efficiency over cell
 /// drop-tail, because drop-tail wastes the link on cells of frames already damaged. Averaged
 /// over three seeds (start jitter and timer phases), with a 5-point margin.
 #[test]
 fn epd_beats_cell_drop_tail_on_efficiency_with_small_buffers() {
-    let mean_eff = |policy: &str| {
-        let mut sum = 0.0;
-        for seed in 1..=3u64 {
-            let v = run(
-                &preset(&format!("gfr/n-source-15-{policy}")),
-                &[
-                    ("run.duration", Value::from("6s")),
-                    ("run.measure_from", Value::from("2s")),
-                    ("run.seed", Value::from(seed)),
-                    ("defaults.buffer", Value::from("1000cells")),
-                    ("defaults.tcp.variant", Value::from("reno")),
-                ],
-            );
-            sum += f(&v["efficiency"]);
-        }
-        sum / 3.0
-    };
-    let (tail, epd) = (mean_eff("droptail"), mean_eff("epd"));
+    let o = [
+        ("run.duration", Value::from("6s")),
+        ("run.measure_from", Value::from("2s")),
+        ("defaults.buffer", Value::from("1000cells")),
+        ("defaults.tcp.variant", Value::from("reno")),
+    ];
+    let (tail, epd) = (n_source_seed_mean("droptail", &o, 3, "efficiency"), n_source_seed_mean("epd", &o, 3, "efficiency"));
     assert!(epd > tail + 0.05, "EPD {epd:.3} vs drop-tail {tail:.3}");
 }
 
@@ -106,29 +109,18 @@ fn epd_beats_cell_drop_tail_on_efficiency_with_small_buffers() {
 /// (docs/models/ubr/buffer-policies.md).
 #[test]
 fn selective_drop_beats_epd_on_fairness_where_epd_is_unfair() {
-    let mean_fairness = |policy: &str| {
-        let mut sum = 0.0;
-        for seed in 1..=4u64 {
-            let v = run(
-                &preset(&format!("gfr/n-source-15-{policy}")),
-                &[
-                    ("run.duration", Value::from("10s")),
-                    ("run.measure_from", Value::from("1s")),
-                    ("run.seed", Value::from(seed)),
-                    ("measure.interval", Value::from("0s")),
-                    ("connection[0].count", Value::from(5)),
-                    ("defaults.link_delay", Value::from("5us")),
-                    ("defaults.buffer", Value::from("3000cells")),
-                    ("defaults.tcp.variant", Value::from("jacobson88")),
-                    ("defaults.tcp.mss", Value::from("512B")),
-                    ("defaults.tcp.clock", serde_json::json!({"type": "bsd_ticks", "tick": "500ms"})),
-                ],
-            );
-            sum += f(&v["fairness_index"]);
-        }
-        sum / 4.0
-    };
-    let (epd, sd) = (mean_fairness("epd"), mean_fairness("sd"));
+    let o = [
+        ("run.duration", Value::from("10s")),
+        ("run.measure_from", Value::from("1s")),
+        ("measure.interval", Value::from("0s")),
+        ("connection[0].count", Value::from(5)),
+        ("defaults.link_delay", Value::from("5us")),
+        ("defaults.buffer", Value::from("3000cells")),
+        ("defaults.tcp.variant", Value::from("jacobson88")),
+        ("defaults.tcp.mss", Value::from("512B")),
+        ("defaults.tcp.clock", serde_json::json!({"type": "bsd_ticks", "tick": "500ms"})),
+    ];
+    let (epd, sd) = (n_source_seed_mean("epd", &o, 4, "fairness_index"), n_source_seed_mean("sd", &o, 4, "fairness_index"));
     assert!(sd > epd + 0.05, "SD {sd:.3} vs EPD {epd:.3}");
 }
 
