@@ -130,17 +130,22 @@ impl fmt::Display for Duration {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Cells(pub u32);
 
+/// A whole count in one of `units` (or bare); `what` names the unit in errors.
+fn parse_count(s: &str, units: &[&str], what: &str) -> Result<u32, String> {
+    let (v, unit) = split_number(s)?;
+    if !unit.is_empty() && !units.contains(&unit) {
+        return Err(format!("unknown unit '{unit}' in '{s}' (use {what})"));
+    }
+    if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
+        return Err(format!("'{s}' is not a whole number of {what}"));
+    }
+    Ok(v as u32)
+}
+
 impl std::str::FromStr for Cells {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let (v, unit) = split_number(s)?;
-        if !matches!(unit, "cells" | "cell" | "") {
-            return Err(format!("unknown unit '{unit}' in '{s}' (use cells)"));
-        }
-        if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
-            return Err(format!("'{s}' is not a whole number of cells"));
-        }
-        Ok(Cells(v as u32))
+        parse_count(s, &["cells", "cell"], "cells").map(Cells)
     }
 }
 
@@ -159,14 +164,7 @@ pub struct Packets(pub u32);
 impl std::str::FromStr for Packets {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let (v, unit) = split_number(s)?;
-        if !matches!(unit, "packets" | "packet" | "pkts" | "") {
-            return Err(format!("unknown unit '{unit}' in '{s}' (use packets)"));
-        }
-        if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
-            return Err(format!("'{s}' is not a whole number of packets"));
-        }
-        Ok(Packets(v as u32))
+        parse_count(s, &["packets", "packet", "pkts"], "packets").map(Packets)
     }
 }
 
