@@ -32,6 +32,16 @@ impl<E: Copy> MinHeap<E> {
         self.data.first()
     }
 
+    /// The smaller key of the root's children.
+    #[inline]
+    pub fn min_below_root(&self) -> Option<u128> {
+        match &self.data[..] {
+            [] | [_] => None,
+            [_, a] => Some(a.key),
+            [_, a, b, ..] => Some(a.key.min(b.key)),
+        }
+    }
+
     #[inline]
     pub fn push(&mut self, entry: Entry<E>) {
         let pos = self.data.len();

@@ -21,7 +21,7 @@ mod serializer;
 mod time;
 
 pub use fingerprint::Fingerprint;
-pub use queue::EventQueue;
+pub use queue::{ByEvent, EventQueue, Fifo, IntrinsicOrder, TieBreak};
 pub use rng::{RngStream, StreamKey};
 pub use serializer::TxClock;
 pub use time::{SimDuration, SimTime, PS_PER_SEC};

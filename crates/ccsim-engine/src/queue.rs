@@ -1,9 +1,13 @@
-//! The future event list, ordered by (time, insertion sequence).
+//! The future event list, ordered by (time, tie).
 //!
-//! The sequence number makes the order total and deterministic: two events at the same
-//! picosecond run in the order they were scheduled.
+//! The tie makes the order total and deterministic. With the default `Fifo` rule it is the
+//! insertion sequence: two events at the same picosecond run in the order they were scheduled.
+//! With `ByEvent` the event itself names its tie (`IntrinsicOrder`): the order of simultaneous
+//! events then depends only on what they are, not on when they were scheduled, so a simulation
+//! that schedules the same events in another order (several partitioned queues, say) runs
+//! them in the same order.
 //!
-//! A binary min-heap (`heap.rs`) keyed by one `u128`, `time << 64 | seq`, so every comparison
+//! A binary min-heap (`heap.rs`) keyed by one `u128`, `time << 64 | tie`, so every comparison
 //! is a single integer compare. The order is checked against a sorted reference by the
 //! property tests below.
 //!
@@ -24,7 +28,40 @@
 use crate::heap::{Entry, MinHeap};
 use crate::time::SimTime;
 
-pub struct EventQueue<E> {
+/// How events at the same picosecond are ordered: the low 64 bits of the queue's key.
+pub trait TieBreak<E> {
+    fn tie(&self, seq: u64, time: SimTime, event: &E) -> u64;
+}
+
+/// In the order they were scheduled.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fifo;
+
+impl<E> TieBreak<E> for Fifo {
+    #[inline]
+    fn tie(&self, seq: u64, _: SimTime, _: &E) -> u64 {
+        seq
+    }
+}
+
+/// An event that knows its place among events at the same `time`. Two events with the same tie
+/// at the same time must be interchangeable (the queue may return them in either order).
+pub trait IntrinsicOrder {
+    fn tie(&self, time: SimTime) -> u64;
+}
+
+/// By the event's own tie (`IntrinsicOrder`), whatever the order of scheduling.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ByEvent;
+
+impl<E: IntrinsicOrder> TieBreak<E> for ByEvent {
+    #[inline]
+    fn tie(&self, _: u64, time: SimTime, event: &E) -> u64 {
+        event.tie(time)
+    }
+}
+
+pub struct EventQueue<E, T: TieBreak<E> = Fifo> {
     heap: MinHeap<E>,
     /// The last key popped; every queued key is >= it.
     last: u128,
@@ -32,17 +69,26 @@ pub struct EventQueue<E> {
     /// The heap's root is the entry `pop` returned last: it is no longer queued, and the next
     /// `push` takes its place (see the module doc).
     root_popped: bool,
+    rule: T,
 }
 
-impl<E: Copy> Default for EventQueue<E> {
+impl<E: Copy, T: TieBreak<E> + Default> Default for EventQueue<E, T> {
     fn default() -> Self {
-        Self::new()
+        Self::with_rule(T::default())
     }
 }
 
 impl<E: Copy> EventQueue<E> {
+    /// A queue that runs simultaneous events in the order they were scheduled.
     pub fn new() -> Self {
-        EventQueue { heap: MinHeap::with_capacity(256), last: 0, next_seq: 0, root_popped: false }
+        Self::with_rule(Fifo)
+    }
+}
+
+impl<E: Copy, T: TieBreak<E>> EventQueue<E, T> {
+    /// A queue that orders simultaneous events by `rule` (`EventQueue::with_rule(ByEvent)`).
+    pub fn with_rule(rule: T) -> Self {
+        EventQueue { heap: MinHeap::with_capacity(256), last: 0, next_seq: 0, root_popped: false, rule }
     }
 
     /// Schedules `event` at `time`. Times earlier than the last event popped are run as if
@@ -51,9 +97,10 @@ impl<E: Copy> EventQueue<E> {
     pub fn push(&mut self, time: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        let mut key = (time.as_ps() as u128) << 64 | seq as u128;
+        let tie = self.rule.tie(seq, time, &event) as u128;
+        let mut key = (time.as_ps() as u128) << 64 | tie;
         if key < self.last {
-            key = (self.last >> 64) << 64 | seq as u128;
+            key = (self.last >> 64) << 64 | tie;
         }
         let entry = Entry { key, event };
         if self.root_popped {
@@ -95,6 +142,33 @@ impl<E: Copy> EventQueue<E> {
         self.last = e.key;
         self.root_popped = true;
         Some((SimTime::from_ps((e.key >> 64) as u64), e.event))
+    }
+
+    /// `pop`, if the earliest event comes before `bound` in the queue's order (time, then tie).
+    #[inline]
+    pub fn pop_before(&mut self, bound: (SimTime, u64)) -> Option<(SimTime, E)> {
+        self.drop_popped_root();
+        let e = self.heap.peek()?;
+        if e.key >= (bound.0.as_ps() as u128) << 64 | bound.1 as u128 {
+            return None;
+        }
+        self.last = e.key;
+        self.root_popped = true;
+        Some((SimTime::from_ps((e.key >> 64) as u64), e.event))
+    }
+
+    /// The place of the earliest event in the queue's order: (time, tie). Leaves the entry
+    /// popped last in place (it is then the smaller of the root's children).
+    #[inline]
+    pub fn peek_key(&self) -> Option<(SimTime, u64)> {
+        let key = if self.root_popped { self.heap.min_below_root() } else { self.heap.peek().map(|e| e.key) };
+        key.map(|k| (SimTime::from_ps((k >> 64) as u64), k as u64))
+    }
+
+    /// The key this queue would give `event` at `time` (for comparison with `peek_key`).
+    #[inline]
+    pub fn key_of(&self, time: SimTime, event: &E) -> (SimTime, u64) {
+        (time, self.rule.tie(self.next_seq, time, event))
     }
 
     #[inline]
@@ -213,6 +287,58 @@ mod tests {
             let rest: Vec<(u64, u64)> = std::iter::from_fn(|| q.pop()).map(|(t, s)| (t.as_ps(), s)).collect();
             prop_assert_eq!(rest, reference);
         }
+    }
+
+    #[derive(Copy, Clone, Debug, PartialEq)]
+    struct Named(u64, char);
+
+    impl IntrinsicOrder for Named {
+        fn tie(&self, _: SimTime) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn by_event_orders_simultaneous_events_by_their_tie_not_by_scheduling() {
+        let t = SimTime::from_ps(7);
+        let mut a = EventQueue::with_rule(ByEvent);
+        let mut b = EventQueue::with_rule(ByEvent);
+        let evs = [Named(3, 'c'), Named(1, 'a'), Named(2, 'b')];
+        for e in evs {
+            a.push(t, e);
+        }
+        for e in evs.iter().rev() {
+            b.push(t, *e);
+        }
+        b.push(SimTime::from_ps(6), Named(9, 'z'));
+        assert_eq!(b.pop(), Some((SimTime::from_ps(6), Named(9, 'z'))));
+        let order = |q: &mut EventQueue<Named, ByEvent>| std::iter::from_fn(|| q.pop()).map(|(_, e)| e.1).collect::<String>();
+        assert_eq!(order(&mut a), "abc");
+        assert_eq!(order(&mut b), "abc");
+    }
+
+    #[test]
+    fn pop_before_and_peek_key_follow_time_then_tie() {
+        let mut q = EventQueue::with_rule(ByEvent);
+        let t = SimTime::from_ps(100);
+        q.push(t, Named(5, 'x'));
+        q.push(t, Named(2, 'y'));
+        assert_eq!(q.peek_key(), Some((t, 2)));
+        assert_eq!(q.key_of(t, &Named(4, 'w')), (t, 4));
+        assert_eq!(q.pop_before((t, 2)), None);
+        assert_eq!(q.pop_before((t, 3)), Some((t, Named(2, 'y'))));
+        assert_eq!(q.pop_before((t, 5)), None);
+        q.push(SimTime::from_ps(200), Named(1, 'v'));
+        q.push(SimTime::from_ps(150), Named(1, 'u'));
+        assert_eq!(q.pop(), Some((t, Named(5, 'x'))));
+        // The popped root is still in the heap: peek_key looks past it.
+        assert_eq!(q.peek_key(), Some((SimTime::from_ps(150), 1)));
+        q.push(t, Named(6, 'z'));
+        assert_eq!(q.pop_before((SimTime::from_ps(101), 0)), Some((t, Named(6, 'z'))));
+        assert_eq!(q.pop_before((SimTime::from_ps(150), 1)), None);
+        assert_eq!(q.pop_before((SimTime::from_ps(150), 2)), Some((SimTime::from_ps(150), Named(1, 'u'))));
+        assert_eq!(q.pop(), Some((SimTime::from_ps(200), Named(1, 'v'))));
+        assert_eq!(q.peek_key(), None);
     }
 
     #[test]

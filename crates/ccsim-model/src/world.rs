@@ -18,7 +18,7 @@ use crate::maxmin::{jain_index, maxmin_rates, Flow};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
 use crate::port::{DropReason, InFlight, Port, Scheduling};
 use crate::vbr::OnOffSource;
-use ccsim_engine::{EventQueue, Fingerprint, RngStream, SimDuration, SimTime, StreamKey};
+use ccsim_engine::{EventQueue, Fingerprint, IntrinsicOrder, RngStream, SimDuration, SimTime, StreamKey, TieBreak};
 
 /// Who is woken. Small and `Copy`: the queue holds one per busy component.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,6 +42,70 @@ pub enum Event {
     /// The measurement window opens.
     WindowOpen,
 }
+
+/// Simultaneous events run in an order that depends only on what they are and when, never on
+/// when they were scheduled, so that it survives any partition of the events into queues
+/// (`World`'s windowed mode). By kind first: arrivals, departures, timers, sources, TCP, and
+/// observers (the window, samples) last, so that a sample sees everything that happened at its
+/// picosecond. Within a kind, in a pseudo-random order drawn afresh at every picosecond (a hash
+/// of the time and the component), then by component: ordering by component alone would let
+/// the lowest-numbered VC always go first when timers expire together (TCP's coarse ticks), a
+/// bias the scheduling order (FIFO) did not have either. The generation (low 8 bits) only
+/// separates superseded wake-ups, which do nothing.
+impl IntrinsicOrder for Event {
+    #[inline]
+    fn tie(&self, time: SimTime) -> u64 {
+        let (rank, comp, gen) = match *self {
+            Event::PipeArrival(p) => (0u64, p.0, 0),
+            Event::PortDeparture(p) => (1, p.0, 0),
+            Event::SchemeTimer(p) => (2, p.0, 0),
+            Event::SourceWake(v, g) => (3, v.0, g),
+            Event::SourceStart(v) => (4, v.0, 0),
+            Event::TcpTimer(v, g) => (5, v.0, g),
+            Event::TcpStart(v) => (6, v.0, 0),
+            Event::WindowOpen => (7, 0, 0),
+            Event::Sample => (8, 0, 0),
+        };
+        let comp = comp as u64 & 0xff_ffff;
+        rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
+    }
+}
+
+/// Ties among simultaneous events of one kind (`IntrinsicOrder for Event`): 24 bits of a hash
+/// of the time and the component.
+#[inline]
+fn shuffle(time_ps: u64, comp: u64) -> u64 {
+    let mut h = (time_ps ^ comp.rotate_left(40)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 32;
+    h & 0xff_ffff
+}
+
+/// How a world orders simultaneous events. Worlds of ABR and background traffic use the events'
+/// own order (`IntrinsicOrder`), which the windowed mode needs and the single queue follows
+/// too, so both give the same results. Worlds with TCP connections keep the order of scheduling
+/// (FIFO): TCP's coarse timer ticks make many events simultaneous, and the documented TCP
+/// results (seed 001's Selective Drop finding among them) were measured under it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WorldTie {
+    intrinsic: bool,
+}
+
+impl TieBreak<Event> for WorldTie {
+    #[inline]
+    fn tie(&self, seq: u64, time: SimTime, event: &Event) -> u64 {
+        if self.intrinsic {
+            event.tie(time)
+        } else {
+            seq
+        }
+    }
+}
+
+/// The shortest link delay at which a world runs in windows (`World::set_windowed`). Each
+/// window costs a visit to every node; below this, windows would hold too few cells to pay
+/// for it (a 155.52 Mb/s link carries ~37 cells in 100 us). A performance choice only: both
+/// modes give the same results.
+pub const MIN_WINDOW: SimDuration = SimDuration::from_micros(100);
 
 impl Event {
     fn kind_and_component(self) -> (u32, u32) {
@@ -379,11 +443,20 @@ impl WorldBuilder {
 
     pub fn build(self, measure: MeasureSpec) -> World {
         assert_eq!(self.vcs.len(), self.n_vcs, "fewer VCs than announced to WorldBuilder::new");
+        // An event's tie holds its component in 24 bits.
+        assert!(self.ports.len() < 1 << 24 && self.vcs.len() < 1 << 24, "more than 2^24 ports or VCs");
+        let intrinsic = self.vcs.iter().all(|vc| !matches!(vc.ends, Ends::Tcp(_)));
         let mut w = World {
             nodes: self.nodes,
             ports: self.ports,
             vcs: self.vcs,
-            queue: EventQueue::new(),
+            queue: EventQueue::with_rule(WorldTie { intrinsic }),
+            lps: Vec::new(),
+            lookahead: SimDuration::ZERO,
+            bound: (SimTime::ZERO, 0),
+            arrive_lp: Vec::new(),
+            port_lp: Vec::new(),
+            vc_lp: Vec::new(),
             now: SimTime::ZERO,
             measure,
             rec: Recordings::default(),
@@ -399,24 +472,34 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
         };
         w.last_port_bits = vec![0; w.ports.len()];
+        w.arrive_lp = w.ports.iter().map(|p| p.to.0).collect();
+        w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
+        w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
         w.mark_lazy_ends();
+        let mut initial = Vec::new();
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
             if vc.abr_source().is_some() || vc.background().is_some() {
-                w.queue.push(vc.start_time(), Event::SourceStart(id));
+                initial.push((vc.start_time(), Event::SourceStart(id)));
             }
             if vc.tcp().is_some() {
-                w.queue.push(vc.start_time(), Event::TcpStart(id));
+                initial.push((vc.start_time(), Event::TcpStart(id)));
             }
         }
         for (i, port) in w.ports.iter().enumerate() {
             if let Some(due) = port.scheme.as_ref().and_then(|s| s.timer_due()) {
-                w.queue.push(due, Event::SchemeTimer(PortId(i as u32)));
+                initial.push((due, Event::SchemeTimer(PortId(i as u32))));
             }
         }
-        w.queue.push(w.measure.window_start.min(w.measure.end), Event::WindowOpen);
+        initial.push((w.measure.window_start.min(w.measure.end), Event::WindowOpen));
         if !w.measure.interval.is_zero() {
-            w.queue.push(SimTime::ZERO, Event::Sample);
+            initial.push((SimTime::ZERO, Event::Sample));
+        }
+        for (t, ev) in initial {
+            w.schedule(t, ev);
+        }
+        if w.can_run_in_windows().is_ok() && w.lookahead_bound() >= MIN_WINDOW {
+            w.set_windowed(true).expect("checked");
         }
         w
     }
@@ -426,7 +509,20 @@ pub struct World {
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
-    queue: EventQueue<Event>,
+    /// Every event (single-queue mode), or only the observers' (windowed mode).
+    queue: EventQueue<Event, WorldTie>,
+    /// Windowed mode: one queue per node (empty in single-queue mode); see `run_windows`.
+    lps: Vec<EventQueue<Event, WorldTie>>,
+    /// Windowed mode: the shortest link delay, the longest a window may be.
+    lookahead: SimDuration,
+    /// Windowed mode: the window being run ends before this key (time, tie).
+    bound: (SimTime, u64),
+    /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its
+    /// far end, its departures and timers to its own node, a VC's source events to its source
+    /// host.
+    arrive_lp: Vec<u32>,
+    port_lp: Vec<u32>,
+    vc_lp: Vec<u32>,
     now: SimTime,
     pub measure: MeasureSpec,
     pub rec: Recordings,
@@ -482,18 +578,161 @@ impl World {
     /// Returns true once the run is complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {
         let until = until.min(self.measure.end);
-        while let Some((t, ev)) = self.queue.pop_until(until) {
-            self.now = t;
-            self.current = Some(ev);
-            let (kind, comp) = ev.kind_and_component();
-            self.fingerprint.add(t.as_ps(), kind, comp);
-            self.events += 1;
-            self.dispatch(ev);
+        if self.lps.is_empty() {
+            while let Some((t, ev)) = self.queue.pop_until(until) {
+                self.process(t, ev);
+            }
+        } else {
+            self.run_windows(until);
         }
         self.current = None;
         self.now = self.now.max(until);
         self.settle();
         self.is_done()
+    }
+
+    #[inline]
+    fn process(&mut self, t: SimTime, ev: Event) {
+        self.current = Some(ev);
+        self.enter(t, ev);
+        self.dispatch(ev);
+    }
+
+    /// An event starts at `t`: the clock, the count and the fingerprint.
+    #[inline]
+    fn enter(&mut self, t: SimTime, ev: Event) {
+        self.now = t;
+        let (kind, comp) = ev.kind_and_component();
+        self.fingerprint.add(t.as_ps(), kind, comp);
+        self.events += 1;
+    }
+
+    /// Windowed mode: whether `ev` at `t`, about to be scheduled by the node now running, would
+    /// be that node's next event in this window anyway. The caller may then run it at once
+    /// (after `enter`), skipping the queue: the same event at the same time in the same order.
+    #[inline]
+    fn next_here(&self, lp: u32, t: SimTime, ev: Event) -> bool {
+        let q = &self.lps[lp as usize];
+        let key = q.key_of(t, &ev);
+        key < self.bound && q.peek_key().is_none_or(|k| key < k)
+    }
+
+    /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
+    /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
+    /// each node can run all its own events before `T + L` (L the shortest link delay) without
+    /// waiting for the others: whatever they send it in that window arrives after it. Nodes
+    /// run one after another, each from its own small queue, with its ports, pipes and scheme
+    /// state in cache, instead of every event going through one queue of every component.
+    /// Observers (samples, the window opening) and the end of the chunk cut windows short and
+    /// run when every node has run everything before them. Every event runs with the same
+    /// state, and simultaneous events in the same order (`IntrinsicOrder`), as in one queue:
+    /// results are identical (`windowed_and_single_queue_runs_agree`).
+    fn run_windows(&mut self, until: SimTime) {
+        // The key just after every event at `until`.
+        let end = (until + SimDuration::from_ps(1), 0);
+        loop {
+            let lookahead = (self.now + self.lookahead, 0);
+            let observer = self.queue.peek_key();
+            let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
+            self.bound = bound;
+            for i in 0..self.lps.len() {
+                while let Some((t, ev)) = self.lps[i].pop_before(bound) {
+                    self.process(t, ev);
+                }
+            }
+            if Some(bound) == observer {
+                let (t, ev) = self.queue.pop().expect("peeked");
+                self.process(t, ev);
+            } else if bound == end {
+                self.now = until;
+                return;
+            } else {
+                self.now = bound.0;
+            }
+        }
+    }
+
+    /// Schedules `ev` at `t`, in the queue of the node it belongs to (windowed mode).
+    #[inline]
+    fn schedule(&mut self, t: SimTime, ev: Event) {
+        if self.lps.is_empty() {
+            return self.queue.push(t, ev);
+        }
+        let lp = match ev {
+            Event::PipeArrival(p) => self.arrive_lp[p.index()],
+            Event::PortDeparture(p) | Event::SchemeTimer(p) => self.port_lp[p.index()],
+            Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
+                self.vc_lp[v.index()]
+            }
+            Event::Sample | Event::WindowOpen => return self.queue.push(t, ev),
+        };
+        self.lps[lp as usize].push(t, ev);
+    }
+
+    /// Why this world cannot run in windows, if it cannot: every event must belong to one node
+    /// and touch other nodes only through links. A TCP connection's two ends share one timer
+    /// and its state, so TCP worlds run from one queue.
+    pub fn can_run_in_windows(&self) -> Result<(), String> {
+        if let Some(vc) = self.vcs.iter().find(|vc| matches!(vc.ends, Ends::Tcp(_)) || vc.edge.is_some()) {
+            return Err(format!("connection {} is TCP: its two ends share state", vc.name));
+        }
+        if self.ports.is_empty() {
+            return Err("the world has no links".into());
+        }
+        Ok(())
+    }
+
+    /// The longest window the links allow: the shortest link delay.
+    fn lookahead_bound(&self) -> SimDuration {
+        self.ports.iter().map(|p| p.delay).min().unwrap_or(SimDuration::ZERO)
+    }
+
+    /// Whether the world runs in windows, one queue per node (`run_windows`).
+    pub fn is_windowed(&self) -> bool {
+        !self.lps.is_empty()
+    }
+
+    /// Runs in windows (one queue per node) or from one queue; only before the run starts.
+    /// `build` chooses windows when the world allows them and its shortest link delay is at
+    /// least `MIN_WINDOW`. The results are the same either way. Lazy sources (an emission
+    /// generated when its access link runs dry, `catch_up_source`) are a single-queue device:
+    /// in windows each source host runs its own emissions from its own queue.
+    pub fn set_windowed(&mut self, on: bool) -> Result<(), String> {
+        if self.events != 0 {
+            return Err("the engine mode can only change before the run".into());
+        }
+        if on == self.is_windowed() {
+            return Ok(());
+        }
+        if on {
+            self.can_run_in_windows()?;
+            let l = self.lookahead_bound();
+            if l.is_zero() {
+                return Err("a link has no propagation delay: windows would be empty".into());
+            }
+            self.lookahead = l;
+        }
+        let mut pending: Vec<(SimTime, Event)> = std::iter::from_fn(|| self.queue.pop()).collect();
+        for q in &mut self.lps {
+            pending.extend(std::iter::from_fn(|| q.pop()));
+        }
+        let rule = WorldTie { intrinsic: true };
+        self.lps = if on { (0..self.nodes.len()).map(|_| EventQueue::with_rule(rule)).collect() } else { Vec::new() };
+        self.queue = EventQueue::with_rule(rule);
+        for vc in &mut self.vcs {
+            vc.lazy_source = false;
+        }
+        for p in &mut self.ports {
+            p.lazy_source = false;
+        }
+        if !on {
+            let users = self.port_users();
+            self.mark_lazy_sources(&users);
+        }
+        for (t, ev) in pending {
+            self.schedule(t, ev);
+        }
+        Ok(())
     }
 
     #[inline]
@@ -543,8 +782,9 @@ impl World {
     fn schedule_source(&mut self, v: VcId, next: Option<SimTime>) {
         let vc = &mut self.vcs[v.index()];
         vc.wake_gen = vc.wake_gen.wrapping_add(1);
+        let gen = vc.wake_gen;
         if let Some(t) = next {
-            self.queue.push(t, Event::SourceWake(v, vc.wake_gen));
+            self.schedule(t, Event::SourceWake(v, gen));
         }
     }
 
@@ -667,8 +907,9 @@ impl World {
         if due != t.timer_at {
             t.timer_gen = t.timer_gen.wrapping_add(1);
             t.timer_at = due;
+            let gen = t.timer_gen;
             if let Some(at) = due {
-                self.queue.push(at, Event::TcpTimer(v, t.timer_gen));
+                self.schedule(at, Event::TcpTimer(v, gen));
             }
         }
     }
@@ -695,14 +936,17 @@ impl World {
         let now = self.now;
         let ((arrival, head), next) = self.ports[p.index()].depart(now);
         if head {
-            self.queue.push(arrival, Event::PipeArrival(p));
+            self.schedule(arrival, Event::PipeArrival(p));
         }
         if let Some(t) = next {
-            self.queue.push(t, Event::PortDeparture(p));
+            self.schedule(t, Event::PortDeparture(p));
         }
     }
 
     fn on_source_wake(&mut self, v: VcId, gen: u32) {
+        if !self.lps.is_empty() {
+            return self.run_source(v, gen);
+        }
         let vc = &mut self.vcs[v.index()];
         let (cell, next) = match &mut vc.ends {
             Ends::Abr { source, .. } => source.on_wake(self.now),
@@ -719,10 +963,34 @@ impl World {
             }
         };
         if let Some(t) = next {
-            self.queue.push(t, Event::SourceWake(v, gen));
+            self.schedule(t, Event::SourceWake(v, gen));
         }
         if let Some(cell) = cell {
             self.send_forward(v, cell);
+        }
+    }
+
+    /// Windowed mode: a source wake-up, and the ones after it for as long as each is its host's
+    /// next event in the window (`next_here`). A source host's other events are its backward
+    /// RM cells, so a source emits its cells for a window in one loop, as a lazy source does in
+    /// the single queue, while each emission still counts as an event.
+    fn run_source(&mut self, v: VcId, gen: u32) {
+        let lp = self.vc_lp[v.index()];
+        loop {
+            let (cell, next) = match &mut self.vcs[v.index()].ends {
+                Ends::Abr { source, .. } => source.on_wake(self.now),
+                Ends::Vbr(s) => s.on_wake(self.now),
+                Ends::Tcp(_) => unreachable!("TCP worlds run from one queue"),
+            };
+            if let Some(cell) = cell {
+                self.send_forward(v, cell);
+            }
+            let Some(t) = next else { return };
+            let ev = Event::SourceWake(v, gen);
+            if !self.next_here(lp, t, ev) {
+                return self.schedule(t, ev);
+            }
+            self.enter(t, ev);
         }
     }
 
@@ -731,12 +999,7 @@ impl World {
     /// one per cell. Nothing observes a data cell's delivery but counters, and every reader of
     /// those drains the sinks first, so results are those of an event per cell.
     fn mark_lazy_ends(&mut self) {
-        let mut users = vec![0u32; self.ports.len()];
-        for vc in &self.vcs {
-            for p in vc.fwd_ports.iter().chain(&vc.rev_ports) {
-                users[p.index()] += 1;
-            }
-        }
+        let users = self.port_users();
         self.mark_lazy_sources(&users);
         for vc in &self.vcs {
             let last = *vc.fwd_ports.last().expect("routes are non-empty");
@@ -745,6 +1008,17 @@ impl World {
                 port.lazy_sink = true;
             }
         }
+    }
+
+    /// How many VCs use each port.
+    fn port_users(&self) -> Vec<u32> {
+        let mut users = vec![0u32; self.ports.len()];
+        for vc in &self.vcs {
+            for p in vc.fwd_ports.iter().chain(&vc.rev_ports) {
+                users[p.index()] += 1;
+            }
+        }
+        users
     }
 
     /// Delivers every cell by its own event (for tests that compare against lazy sinks). Only
@@ -791,7 +1065,7 @@ impl World {
         if !port.sink_event && port.sink_rm > 0 {
             let t = port.pipe.iter().find(|f| f.cell.is_rm()).expect("counted RM cells are in the pipe").arrival;
             port.sink_event = true;
-            self.queue.push(t, Event::PipeArrival(p));
+            self.schedule(t, Event::PipeArrival(p));
         }
     }
 
@@ -814,17 +1088,18 @@ impl World {
         // everything that reads the port syncs it first.
         debug_assert_eq!(t, self.now);
         port.delivered += 1;
-        if let Some(next) = port.pipe.front() {
-            self.queue.push(next.arrival, Event::PipeArrival(p));
-        }
+        let next = port.pipe.front().map(|n| n.arrival);
         // A pipe's entries were written one propagation delay ago and have left the nearer
         // caches. Touching the entry after next now (a load nothing waits for) brings its cache
         // line in long before this pipe's next events need it.
         if let Some(later) = port.pipe.get(2) {
             std::hint::black_box(later.arrival);
         }
+        let dry = port.lazy_source && next.is_none();
+        if let Some(next) = next {
+            self.schedule(next, Event::PipeArrival(p));
+        }
         self.cell_hops += 1;
-        let dry = port.lazy_source && port.pipe.is_empty();
         self.arrive(cell);
         if dry {
             self.advance_source(cell.vc);
@@ -1033,7 +1308,7 @@ impl World {
         let port = &mut self.ports[p.index()];
         if port.is_event_scheduled() {
             match port.offer_scheduled(now, cell) {
-                Ok(Some(t)) => self.queue.push(t, Event::PortDeparture(p)),
+                Ok(Some(t)) => self.schedule(t, Event::PortDeparture(p)),
                 Ok(None) => {}
                 Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
             }
@@ -1047,11 +1322,11 @@ impl World {
                         port.sink_rm += 1;
                         if !port.sink_event {
                             port.sink_event = true;
-                            self.queue.push(arrival, Event::PipeArrival(p));
+                            self.schedule(arrival, Event::PipeArrival(p));
                         }
                     }
                 } else if head {
-                    self.queue.push(arrival, Event::PipeArrival(p));
+                    self.schedule(arrival, Event::PipeArrival(p));
                 }
             }
             Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
@@ -1083,7 +1358,7 @@ impl World {
         // One pending timer per port: re-arm at the (possibly moved) deadline.
         if let Some(due) = scheme.timer_due() {
             let due = due.max(now + ccsim_engine::SimDuration::from_ps(1));
-            self.queue.push(due, Event::SchemeTimer(p));
+            self.schedule(due, Event::SchemeTimer(p));
         }
     }
 
@@ -1136,7 +1411,7 @@ impl World {
         }
         let next = now + m.interval;
         if next <= m.end {
-            self.queue.push(next, Event::Sample);
+            self.schedule(next, Event::Sample);
         }
     }
 

@@ -1,6 +1,6 @@
 //! Runs a scenario file and prints its summary; used for profiling without Python.
 //!
-//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [PATH=JSON ...]`
+//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [engine=single|windowed] [PATH=JSON ...]`
 
 use ccsim_scenario::{Adjustments, Format, Run};
 use std::time::Instant;
@@ -12,13 +12,18 @@ fn main() {
         std::process::exit(2);
     };
     let mut scheme = None;
+    let mut engine = None;
     let overrides = args
-        .filter(|a| match a.strip_prefix("scheme=") {
-            Some(name) => {
+        .filter(|a| {
+            if let Some(name) = a.strip_prefix("scheme=") {
                 scheme = Some(name.to_string());
                 false
+            } else if let Some(mode) = a.strip_prefix("engine=") {
+                engine = Some(mode == "windowed");
+                false
+            } else {
+                true
             }
-            None => true,
         })
         .map(|a| {
             let (p, v) = a.split_once('=').expect("PATH=VALUE");
@@ -32,6 +37,13 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
+    if let Some(windowed) = engine {
+        run.world_mut().set_windowed(windowed).unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            std::process::exit(2)
+        });
+    }
+    eprintln!("engine: {}", if run.world().is_windowed() { "windowed" } else { "single queue" });
     let t = Instant::now();
     run.run_to_end();
     let wall = t.elapsed().as_secs_f64();

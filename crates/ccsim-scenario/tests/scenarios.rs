@@ -171,6 +171,8 @@ fn lazy_ends_give_the_results_of_an_event_per_cell() {
         };
         let result = |lazy: bool| {
             let mut r = ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &adj).unwrap();
+            // Lazy sources are a device of the single queue (windows run each source host apart).
+            r.world_mut().set_windowed(false).unwrap();
             if !lazy {
                 r.world_mut().disable_lazy_sinks();
                 r.world_mut().disable_lazy_sources();
@@ -198,4 +200,102 @@ fn lazy_ends_give_the_results_of_an_event_per_cell() {
             assert!(differ <= 3 + x.len() / 1000, "{name}: {differ} of {} {value} samples differ", x.len());
         }
     }
+}
+
+/// One ABR world run three ways: in windows (one queue per node, docs/DESIGN.md §2), from one
+/// queue with an event per emission, and from one queue with lazy sources. Windows and the
+/// single queue run the same events at the same times in the same order, so the whole result
+/// (summary, every series) is identical, and so are the event count and fingerprint when the
+/// single queue also has an event per emission; lazy sources change only those two.
+fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<&str>, duration: &str) {
+    let adj = ccsim_scenario::Adjustments {
+        overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
+        scheme: scheme.map(str::to_string),
+        ..Default::default()
+    };
+    let result = |windowed: bool, lazy_sources: bool, chunks: u64| {
+        let mut r = ccsim_scenario::Run::from_text(text, ccsim_scenario::Format::Toml, &adj).unwrap();
+        r.world_mut().set_windowed(windowed).unwrap_or_else(|e| panic!("{label}: {e}"));
+        if !lazy_sources {
+            r.world_mut().disable_lazy_sources();
+        }
+        let end = r.world().end().as_ps();
+        for k in 1..=chunks {
+            r.run_until(ccsim_engine::SimTime::from_ps(end * k / chunks));
+        }
+        assert!(r.world().is_done());
+        let v = r.finish().unwrap();
+        assert_eq!(v["conservation_ok"], true, "{label}");
+        v
+    };
+    // Windows in chunks (each chunk's end cuts a window), the single queue in one go.
+    let windowed = result(true, false, 7);
+    let single = result(false, false, 1);
+    assert!(windowed == single, "{label}: windows and the single queue disagree\n{}", first_difference(&windowed, &single));
+    let mut lazy = result(false, true, 1);
+    assert!(lazy["events"].as_u64() <= windowed["events"].as_u64(), "{label}");
+    let mut windowed = windowed;
+    for v in [&mut lazy, &mut windowed] {
+        let o = v.as_object_mut().unwrap();
+        o.remove("events");
+        o.remove("fingerprint");
+    }
+    assert!(windowed == lazy, "{label}: lazy sources changed the result\n{}", first_difference(&windowed, &lazy));
+}
+
+/// The first path at which two JSON values differ, for a readable failure.
+fn first_difference(a: &Value, b: &Value) -> String {
+    fn walk(a: &Value, b: &Value, path: String) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, v)| match y.get(k) {
+                Some(w) => walk(v, w, format!("{path}.{k}")),
+                None => Some(format!("{path}.{k}: missing on one side")),
+            }),
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                x.iter().zip(y).enumerate().find_map(|(i, (v, w))| walk(v, w, format!("{path}[{i}]")))
+            }
+            _ if a == b => None,
+            _ => Some(format!("{path}: {a} vs {b}")),
+        }
+    }
+    walk(a, b, String::new()).unwrap_or_default()
+}
+
+#[test]
+fn windowed_and_single_queue_runs_agree() {
+    let names: Vec<String> = presets().into_iter().map(|(n, _)| n).filter(|n| n.starts_with("abr-benchmarks/")).collect();
+    assert!(names.len() >= 14);
+    for name in &names {
+        let schemes: &[Option<&str>] =
+            if name.ends_with("/gfc1") { &[None, Some("erica_plus"), Some("debra"), Some("eprca"), Some("ut"), Some("efci")] } else { &[None] };
+        for scheme in schemes {
+            // LAN presets (5 us links) run in windows only when asked: short ones, still exact.
+            assert_windowed_matches_single_queue(&format!("{name} {scheme:?}"), &preset(name), *scheme, "120ms");
+        }
+    }
+}
+
+/// Windows with background VBR traffic: strict-priority ports schedule a departure event per
+/// cell, which belongs to the port's node like its timers.
+#[test]
+fn windowed_and_single_queue_runs_agree_with_background_traffic() {
+    let mut text = preset("abr-benchmarks/parking-lot-3");
+    text.push_str("\n[[background]]\nname = \"V\"\nroute = [\"SW1\", \"SW2\"]\npeak = \"50Mbps\"\nmean_on = \"5ms\"\nmean_off = \"5ms\"\n");
+    assert_windowed_matches_single_queue("parking-lot-3 + VBR", &text, None, "150ms");
+}
+
+/// The engine picks windows for WAN worlds without TCP, the single queue otherwise, and says
+/// why a world cannot run in windows.
+#[test]
+fn the_engine_mode_is_chosen_from_the_world() {
+    let build = |name: &str| ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    assert!(build("abr-benchmarks/gfc1").world().is_windowed());
+    assert!(!build("abr-benchmarks/two-sources").world().is_windowed(), "5 us links: windows too short to pay");
+    let mut tcp = build("gfr/n-source-15-sd");
+    assert!(!tcp.world().is_windowed());
+    let err = tcp.world_mut().set_windowed(true).unwrap_err();
+    assert!(err.contains("TCP"), "{err}");
+    let mut started = build("abr-benchmarks/gfc1");
+    started.run_until(ccsim_engine::SimTime::from_ps(1_000_000_000));
+    assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
 }
