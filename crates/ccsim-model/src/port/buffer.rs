@@ -9,6 +9,11 @@
 //! per VC and per port it knows what arrived, what was accepted, what was dropped and why, and
 //! what left, and debug builds assert `arrived = accepted + dropped` and
 //! `occupancy = accepted − departed` on every change.
+//!
+//! Per-VC occupancy (and the number of VCs with cells queued) is kept on every change only where
+//! a policy reads it (the frame-aware ones: EPD, PPD, Selective Drop, FBA). Elsewhere a departure
+//! costs no per-VC work, and `books` counts a VC's queued tokens when asked: every cell-hop
+//! departs once, so this is a visible share of a switch's per-cell work.
 
 use super::policy::{AnyBufferPolicy, Occupancy};
 use crate::cell::Cell;
@@ -108,6 +113,9 @@ pub struct PortBuffer {
     /// Keep the end-of-frame cell of a discarded frame so reassembly resynchronises
     /// (ubr-gfr.md §0.1, seed 001).
     keep_eom: bool,
+    /// Per-VC occupancy and `active_vcs` are kept on every change (a policy reads them);
+    /// otherwise `books` derives them from the queued tokens.
+    live: bool,
     policy: AnyBufferPolicy,
     books: Vec<VcBooks>,
     dropped: [u64; DropReason::COUNT],
@@ -126,10 +134,12 @@ impl PortBuffer {
             frames: vec![FrameState::default(); n_vcs],
             active_vcs: 0,
             queued: 0,
+            live: false,
         }
     }
 
     pub fn with_policy(mut self, policy: AnyBufferPolicy, keep_eom: bool) -> Self {
+        self.live = policy.frame_aware();
         self.policy = policy;
         self.keep_eom = keep_eom;
         self
@@ -139,8 +149,13 @@ impl PortBuffer {
         &self.policy
     }
 
+    /// VCs with at least one cell queued (N_a).
     pub fn active_vcs(&self) -> u32 {
-        self.active_vcs
+        if self.live {
+            return self.active_vcs;
+        }
+        let mut seen = vec![false; self.books.len()];
+        self.cells.iter().filter(|t| !std::mem::replace(&mut seen[t.vc.index()], true)).count() as u32
     }
 
     #[inline]
@@ -192,27 +207,31 @@ impl PortBuffer {
         }
         let b = &mut self.books[v];
         b.accepted += 1;
-        b.occupancy += 1;
-        if b.occupancy == 1 {
-            self.active_vcs += 1;
+        if self.live {
+            b.occupancy += 1;
+            if b.occupancy == 1 {
+                self.active_vcs += 1;
+            }
+            debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
         }
         self.queued += 1;
         debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
-        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
         Ok(())
     }
 
     /// A cell of `vc` left (event-scheduled ports).
     #[inline]
     pub fn release(&mut self, vc: VcId) {
-        let b = &mut self.books[vc.index()];
-        b.departed += 1;
-        b.occupancy -= 1;
-        if b.occupancy == 0 {
-            self.active_vcs -= 1;
+        if self.live {
+            let b = &mut self.books[vc.index()];
+            b.departed += 1;
+            b.occupancy -= 1;
+            if b.occupancy == 0 {
+                self.active_vcs -= 1;
+            }
+            debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
         }
         self.queued -= 1;
-        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
     }
 
     fn frame_verdict(&mut self, cell: &Cell, full: bool) -> Result<(), DropReason> {
@@ -272,8 +291,23 @@ impl PortBuffer {
         Some(t)
     }
 
-    pub fn books(&self, vc: VcId) -> &VcBooks {
-        &self.books[vc.index()]
+    /// The head FIFO token leaves if its transmission ended by `now`.
+    #[inline]
+    pub fn pop_departed(&mut self, now: SimTime) -> Option<Token> {
+        let t = self.cells.pop_front_if(|t| t.departure <= now)?;
+        self.release(t.vc);
+        Some(t)
+    }
+
+    /// The books of `vc` at this port. Without live books (see the module doc) the occupancy is
+    /// counted from the queued tokens: FIFO ports only (an event-scheduled port holds its cells).
+    pub fn books(&self, vc: VcId) -> VcBooks {
+        let mut b = self.books[vc.index()].clone();
+        if !self.live {
+            b.occupancy = self.cells.iter().filter(|t| t.vc == vc).count() as u32;
+            b.departed = b.accepted - b.occupancy as u64;
+        }
+        b
     }
 
     pub fn dropped(&self, reason: DropReason) -> u64 {

@@ -56,6 +56,21 @@ impl<T: Copy> Fifo<T> {
         Some(item)
     }
 
+    /// Pops the oldest item if `pred` holds for it (one look at the head instead of two).
+    #[inline]
+    pub fn pop_front_if(&mut self, pred: impl FnOnce(&T) -> bool) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        let item = self.buf[self.head];
+        if !pred(&item) {
+            return None;
+        }
+        self.head = (self.head + 1) & self.mask();
+        self.len -= 1;
+        Some(item)
+    }
+
     #[inline]
     pub fn front(&self) -> Option<&T> {
         self.get(0)
@@ -108,6 +123,14 @@ mod tests {
             assert_eq!(f.len(), d.len());
             assert_eq!(f.front(), d.front());
             assert_eq!(f.get(2), d.get(2));
+            if step % 3 == 0 {
+                let odd = |x: &u64| x % 2 == 1;
+                let want = d.front().copied().filter(odd);
+                if want.is_some() {
+                    d.pop_front();
+                }
+                assert_eq!(f.pop_front_if(odd), want);
+            }
             if step % 997 == 0 {
                 assert!(f.iter().eq(d.iter()));
             }

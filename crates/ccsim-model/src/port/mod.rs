@@ -77,12 +77,24 @@ pub struct InFlight {
     pub cell: Cell,
 }
 
-/// Time integral and extremes of the queue length, updated on every change.
+/// Time integral and extremes of the queue length.
+///
+/// An event-scheduled port records every change (`record`). A FIFO port knows each cell's
+/// departure when it admits it, and the integral of the queue length is the sum of the cells'
+/// times in the buffer; so it adds a cell's whole stay at admission (`admit`) and, for the cells
+/// still queued when someone reads the integral, takes back the part still to come. A departure
+/// then only subtracts its time from a running sum (`depart`), and the length's maximum can only
+/// rise at an admission.
 #[derive(Clone, Debug, Default)]
 pub struct QueueStats {
     area: u128,
     last_change: SimTime,
     last_len: u32,
+    /// FIFO: the sum of (departure − admission) over every admitted cell.
+    stays: u128,
+    /// FIFO: the sum of departure times of the cells still queued, and their number.
+    queued_departures: u128,
+    queued: u64,
     pub max: u32,
     /// Largest length since the measurement window opened.
     pub window_max: u32,
@@ -98,9 +110,72 @@ impl QueueStats {
         self.window_max = self.window_max.max(len);
     }
 
-    /// The integral of the queue length up to `now`, in cell·picoseconds.
+    /// A FIFO port admitted a cell at `now` that departs at `departure`; the queue is now `len`.
+    #[inline]
+    pub fn admit(&mut self, now: SimTime, departure: SimTime, len: u32) {
+        self.stays += (departure.as_ps() - now.as_ps()) as u128;
+        self.queued_departures += departure.as_ps() as u128;
+        self.queued += 1;
+        self.max = self.max.max(len);
+        self.window_max = self.window_max.max(len);
+    }
+
+    /// A FIFO port's cell admitted with `admit` departed at `departure`.
+    #[inline]
+    pub fn depart(&mut self, departure: SimTime) {
+        self.queued_departures -= departure.as_ps() as u128;
+        self.queued -= 1;
+    }
+
+    /// The integral of the queue length up to `now`, in cell·picoseconds (a FIFO port must be
+    /// synced to `now`: its queued cells all depart after it).
     pub fn area_at(&self, now: SimTime) -> u128 {
-        self.area + self.last_len as u128 * now.saturating_since(self.last_change).as_ps() as u128
+        let to_come = self.queued_departures - self.queued as u128 * now.as_ps() as u128;
+        self.area + self.last_len as u128 * now.saturating_since(self.last_change).as_ps() as u128 + self.stays - to_come
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The FIFO bookkeeping (a cell's whole stay at admission, the rest taken back while it is
+    /// queued) integrates the same queue length as recording every change.
+    #[test]
+    fn fifo_stays_integrate_the_queue_length() {
+        let t = SimTime::from_ps;
+        // (admission, departure) of four cells through one FIFO port, departures in order.
+        let cells = [(0, 10), (2, 20), (3, 25), (30, 41)];
+        let mut fifo = QueueStats::default();
+        let mut events = Vec::new();
+        for &(a, d) in &cells {
+            events.push((a, 1i32, d));
+            events.push((d, -1, 0));
+        }
+        events.sort_by_key(|e| (e.0, e.1));
+        let mut reference = QueueStats::default();
+        let mut len = 0u32;
+        let mut queued = std::collections::VecDeque::new();
+        for (time, step, dep) in events {
+            // Departures first at a tie, as a port syncs before it admits.
+            if step < 0 {
+                len -= 1;
+                fifo.depart(t(queued.pop_front().unwrap()));
+            } else {
+                len += 1;
+                fifo.admit(t(time), t(dep), len);
+                queued.push_back(dep);
+            }
+            reference.record(t(time), len);
+            for probe in [time, time + 1] {
+                // Between changes (with the cells still queued departing later than `probe`).
+                if queued.front().is_none_or(|&d| d > probe) {
+                    assert_eq!(fifo.area_at(t(probe)), reference.area_at(t(probe)), "at {probe}");
+                }
+            }
+        }
+        assert_eq!(fifo.area_at(t(50)), (10 + 18 + 22 + 11) as u128);
+        assert_eq!((fifo.max, reference.max), (3, 3));
     }
 }
 
@@ -209,14 +284,10 @@ impl Port {
     /// for `now`.
     #[inline]
     pub fn sync(&mut self, now: SimTime) {
-        while let Some(dep) = self.buffer.head_departure() {
-            if dep > now {
-                break;
-            }
-            let token = self.buffer.pop().expect("a head token");
+        while let Some(token) = self.buffer.pop_departed(now) {
             self.departed += 1;
             self.departed_bits += token.size as u64 * 8;
-            self.queue.record(dep, self.buffer.len());
+            self.queue.depart(token.departure);
         }
     }
 
@@ -291,7 +362,7 @@ impl Port {
             *busy_until = t;
             t
         })?;
-        self.queue.record(now, self.buffer.len());
+        self.queue.admit(now, dep, self.buffer.len());
         let arrival = dep + self.delay;
         let head = self.pipe.is_empty();
         self.pipe.push_back(InFlight { arrival, cell });
