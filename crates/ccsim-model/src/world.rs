@@ -476,6 +476,7 @@ impl WorldBuilder {
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
         w.mark_lazy_ends();
+        w.drop_idle_schemes();
         let mut initial = Vec::new();
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);
@@ -653,7 +654,7 @@ impl World {
     }
 
     /// Schedules `ev` at `t`, in the queue of the node it belongs to (windowed mode).
-    #[inline]
+    #[inline(always)]
     fn schedule(&mut self, t: SimTime, ev: Event) {
         if self.lps.is_empty() {
             return self.queue.push(t, ev);
@@ -1006,6 +1007,25 @@ impl World {
             let port = &mut self.ports[last.index()];
             if matches!(vc.ends, Ends::Abr { .. }) && users[last.index()] == 1 && !port.is_event_scheduled() {
                 port.lazy_sink = true;
+            }
+        }
+    }
+
+    /// A switch scheme is consulted only by the cells of VCs that cross its port forward (a
+    /// backward RM cell consults the scheme of its VC's forward port at that switch). A port that
+    /// no ABR or background VC crosses forward (the reverse half of an access link, say) gives
+    /// its scheme nothing to measure and nobody to tell: the scheme is removed, and with it a
+    /// timer event per averaging interval (half of GFC1's 54).
+    fn drop_idle_schemes(&mut self) {
+        let mut used = vec![false; self.ports.len()];
+        for vc in self.vcs.iter().filter(|vc| vc.abr || vc.background().is_some()) {
+            for p in &vc.fwd_ports {
+                used[p.index()] = true;
+            }
+        }
+        for (port, used) in self.ports.iter_mut().zip(used) {
+            if !used {
+                port.scheme = None;
             }
         }
     }

@@ -115,11 +115,12 @@ fn interval_ps(rate: f64) -> f64 {
 }
 
 /// `x.floor()` for the pacing step (never negative), without the libm call that `floor`
-/// becomes on baseline x86-64: below 2^64, truncating to an integer is flooring, exactly.
+/// becomes on baseline x86-64: below 2^63, truncating to an integer is flooring, exactly
+/// (through `i64`: x86-64 converts signed integers in one instruction, unsigned in several).
 #[inline]
 fn floor_nonneg(x: f64) -> f64 {
-    if (0.0..18_446_744_073_709_551_616.0).contains(&x) {
-        (x as u64) as f64
+    if (0.0..9_223_372_036_854_775_808.0).contains(&x) {
+        (x as i64) as f64
     } else {
         x.floor()
     }
@@ -406,7 +407,7 @@ mod floor_tests {
 
     #[test]
     fn floor_nonneg_is_floor() {
-        let xs = [0.0, 0.25, 1.0, 1.5, 2.999_999_999, 6_434_527.86, 4.5e15, 9.007_199_254_740_993e15, 1.7e19, 1.9e19, 1e300, f64::INFINITY];
+        let xs = [0.0, 0.25, 1.0, 1.5, 2.999_999_999, 6_434_527.86, 4.5e15, 9.007_199_254_740_993e15, 9.2e18, 9.3e18, 1.7e19, 1.9e19, 1e300, f64::INFINITY];
         for x in xs {
             assert_eq!(floor_nonneg(x).to_bits(), x.floor().to_bits(), "{x}");
         }
