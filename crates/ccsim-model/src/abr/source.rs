@@ -325,7 +325,9 @@ impl AbrSource {
         let step = interval_ps(self.sending_rate(now)) + self.pacing_frac;
         let whole = floor_nonneg(step);
         self.pacing_frac = step - whole;
-        self.next_in_rate = now + SimDuration::from_ps(whole.min(u64::MAX as f64) as u64);
+        // Through i64 below 2^63 ps (x86-64 converts signed integers in one instruction).
+        let whole_ps = if whole < 9_223_372_036_854_775_808.0 { whole as i64 as u64 } else { u64::MAX };
+        self.next_in_rate = now + SimDuration::from_ps(whole_ps);
         Some(cell)
     }
 
