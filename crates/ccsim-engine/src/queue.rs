@@ -177,6 +177,13 @@ impl<E: Copy, T: TieBreak<E>> EventQueue<E, T> {
         self.heap.peek().map(|e| SimTime::from_ps((e.key >> 64) as u64))
     }
 
+    /// How many events were ever scheduled: a change says the queue may have a new earliest
+    /// event (cheaper to compare than `peek_key`).
+    #[inline]
+    pub fn pushes(&self) -> u64 {
+        self.next_seq
+    }
+
     pub fn len(&self) -> usize {
         self.heap.len() - self.root_popped as usize
     }
