@@ -721,14 +721,16 @@ impl World {
                     std::hint::black_box(later.arrival);
                 }
                 self.cell_hops += 1;
-                // Replay the leaf's path: each parent is the smaller of its two children.
+                // Replay the leaf's path: each parent is the smaller of its two children. (The
+                // tree's length is a power of two: masked indices need no bounds checks.)
+                let mask = tree.len() - 1;
                 let mut i = size + self.input_slot[p.index()] as usize;
                 let mut m = self.head_key(p, bound_key);
-                tree[i] = m;
+                tree[i & mask] = m;
                 while i > 1 {
-                    m = m.min(tree[i ^ 1]);
+                    m = m.min(tree[(i ^ 1) & mask]);
                     i /= 2;
-                    tree[i] = m;
+                    tree[i & mask] = m;
                 }
                 self.arrive(cell);
             } else {
@@ -1581,7 +1583,7 @@ impl World {
         w.data_delivered = self.vcs.iter().map(|v| v.books.data_delivered).collect();
         w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
         w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
-        w.queue_area = self.ports.iter().map(|p| p.queue.area_at(now)).collect();
+        w.queue_area = self.ports.iter().map(|p| p.queue_area(now)).collect();
         w.port_departed_bits = self.ports.iter().map(|p| p.departed_bits).collect();
         for p in &mut self.ports {
             p.queue.window_max = p.buffer.len();
@@ -1739,7 +1741,7 @@ impl World {
                 let a0 = if w.opened { w.queue_area[i] } else { 0 };
                 let d0 = if w.opened { w.port_departed_bits[i] } else { 0 };
                 let mean_q = if span > 0.0 {
-                    (p.queue.area_at(now) - a0) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
+                    (p.queue_area(now) - a0) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
                 } else {
                     0.0
                 };

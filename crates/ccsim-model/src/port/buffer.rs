@@ -277,6 +277,11 @@ impl PortBuffer {
         self.count_drop(vc, reason);
     }
 
+    /// The queued FIFO tokens, oldest first.
+    pub fn tokens(&self) -> impl Iterator<Item = &Token> {
+        self.cells.iter()
+    }
+
     /// When the cell at the head finishes transmission.
     #[inline]
     pub fn head_departure(&self) -> Option<SimTime> {
