@@ -805,16 +805,25 @@ impl World {
         self.ports.iter().map(|p| p.delay).min().unwrap_or(SimDuration::ZERO)
     }
 
-    /// Where each pipe's arrivals go: events in its far end's queue, or (windowed mode, every
-    /// pipe but lazy sinks') gathered by `run_node`.
+    /// Where each pipe's arrivals go: events in its far end's queue, or (windowed mode) taken
+    /// in order by `run_node`'s tournament. Only pipes that carry forward traffic join the
+    /// tournament: a pipe that only ever carries backward RM cells (the reverse half of an
+    /// access link) has an arrival every few dozen cells and would only deepen the tree; lazy
+    /// sinks keep their own events.
     fn index_inputs(&mut self) {
         let on = self.is_windowed();
         self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
         self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
         self.input_slot = vec![0; self.ports.len()];
         if on {
+            let mut forward = vec![false; self.ports.len()];
+            for vc in &self.vcs {
+                for p in &vc.fwd_ports {
+                    forward[p.index()] = true;
+                }
+            }
             for (i, port) in self.ports.iter().enumerate() {
-                if !port.lazy_sink {
+                if !port.lazy_sink && forward[i] {
                     let inputs = &mut self.node_inputs[port.to.index()];
                     self.input_slot[i] = inputs.len() as u32;
                     inputs.push(PortId(i as u32));
