@@ -1274,7 +1274,7 @@ impl World {
     }
 
     /// A cell reached the node at the far end of a link.
-    #[inline]
+    #[inline(always)]
     fn arrive(&mut self, mut cell: Cell) {
         let v = cell.vc.index();
         if cell.is_forward() {
