@@ -630,16 +630,6 @@ impl World {
         self.events += 1;
     }
 
-    /// Windowed mode: whether `ev` at `t`, about to be scheduled by the node now running, would
-    /// be that node's next event in this window anyway. The caller may then run it at once
-    /// (after `enter`), skipping the queue: the same event at the same time in the same order.
-    #[inline]
-    fn next_here(&self, lp: u32, t: SimTime, ev: Event) -> bool {
-        let q = &self.lps[lp as usize];
-        let key = q.key_of(t, &ev);
-        key < self.bound && q.peek_key().is_none_or(|k| key < k)
-    }
-
     /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
     /// each node can run all its own events before `T + L` (L the shortest link delay) without
@@ -736,7 +726,7 @@ impl World {
             } else {
                 match self.lps[lp].pop_before(bound) {
                     Some((t, ev)) => {
-                        // What a handler may run at once (`next_here`) must also come before
+                        // What a handler may run at once (`run_source`) must also come before
                         // the next arrival.
                         self.bound = bound.min((SimTime::from_ps((key >> 64) as u64), key as u64));
                         self.process(t, ev);
@@ -1118,11 +1108,18 @@ impl World {
     }
 
     /// Windowed mode: a source wake-up, and the ones after it for as long as each is its host's
-    /// next event in the window (`next_here`). A source host's other events are its backward
+    /// next event in the window. A source host's other events are its backward
     /// RM cells, so a source emits its cells for a window in one loop, as a lazy source does in
     /// the single queue, while each emission still counts as an event.
     fn run_source(&mut self, v: VcId, gen: u32) {
-        let lp = self.vc_lp[v.index()];
+        let lp = self.vc_lp[v.index()] as usize;
+        let ev = Event::SourceWake(v, gen);
+        // What the host must run before this source's next emission: its next queued event, the
+        // end of the window or the node's next arrival (`bound`). Looked up again only when the
+        // host's queue changed (a strict-priority access port schedules its departures there).
+        let limit_of = |w: &World| w.lps[lp].peek_key().map_or(w.bound, |k| k.min(w.bound));
+        let mut limit = limit_of(self);
+        let mut pushes = self.lps[lp].pushes();
         loop {
             let (cell, next) = match &mut self.vcs[v.index()].ends {
                 Ends::Abr { source, .. } => source.on_wake(self.now),
@@ -1133,8 +1130,12 @@ impl World {
                 self.send_forward(v, cell);
             }
             let Some(t) = next else { return };
-            let ev = Event::SourceWake(v, gen);
-            if !self.next_here(lp, t, ev) {
+            if self.lps[lp].pushes() != pushes {
+                limit = limit_of(self);
+                pushes = self.lps[lp].pushes();
+            }
+            let first = t < limit.0 || (t == limit.0 && self.lps[lp].key_of(t, &ev) < limit);
+            if !first {
                 return self.schedule(t, ev);
             }
             self.enter(t, ev);
