@@ -663,11 +663,11 @@ impl World {
         }
     }
 
-    /// Windowed mode: node `lp` runs its events before `bound`. Its arrivals over links (but
-    /// lazy sinks') are no events: every cell that reaches it in the window is already in its
-    /// pipes, so they are gathered, put in the queue's order (time, then the tie a
-    /// `PipeArrival` would have) and run interleaved with the node's queue, exactly where the
-    /// queue would have run them.
+    /// Windowed mode: node `lp` runs its events before `bound`. Its arrivals over links that
+    /// carry forward traffic are no events: every cell that reaches it in the window is already
+    /// in its pipes, so a tournament over the pipes' heads yields them in the queue's order (time,
+    /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
+    /// the queue would have run them.
     fn run_node(&mut self, lp: usize, bound: (SimTime, u64)) {
         let bound_key = (bound.0.as_ps() as u128) << 64 | bound.1 as u128;
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
