@@ -84,7 +84,16 @@ fn shuffle(time_ps: u64, comp: u64) -> u64 {
 const GATHERED: u32 = u32::MAX;
 
 /// A tournament leaf with no arrival left in the window (above every real key).
-const NO_ARRIVAL: u128 = u128::MAX;
+const NO_ARRIVAL: u64 = u64::MAX;
+
+/// A tournament key (`World::tournament_key`): the time in the window above bit 31, the tie's
+/// 24-bit hash in bits 7..31, the leaf in bits 0..7. So a node's tournament holds at most 128
+/// pipes (others keep events) and a window spans less than 2^33 ps (8.6 ms).
+const TOURNAMENT_TIME_SHIFT: u32 = 31;
+const TOURNAMENT_LEAF_MASK: u64 = 0x7f;
+const MAX_TOURNAMENT_INPUTS: usize = 128;
+/// Below 2^33 ps, with room for the key's lower bits under `NO_ARRIVAL`.
+const MAX_WINDOW_SPAN: SimDuration = SimDuration::from_ps((1 << 33) - 2);
 
 /// How a world orders simultaneous events. Worlds of ABR and background traffic use the events'
 /// own order (`IntrinsicOrder`), which the windowed mode needs and the single queue follows
@@ -114,13 +123,6 @@ impl TieBreak<Event> for WorldTie {
 pub const MIN_WINDOW: SimDuration = SimDuration::from_micros(100);
 
 impl Event {
-    /// The port of a `PipeArrival`'s tie (its component, bits 8..32).
-    #[inline]
-    fn pipe_of_tie(tie: u64) -> PortId {
-        debug_assert_eq!(tie >> 56, 0, "a PipeArrival's tie");
-        PortId((tie >> 8) as u32 & 0xff_ffff)
-    }
-
     fn kind_and_component(self) -> (u32, u32) {
         match self {
             Event::PipeArrival(p) => (1, p.0),
@@ -468,7 +470,6 @@ impl WorldBuilder {
             lookahead: SimDuration::ZERO,
             bound: (SimTime::ZERO, 0),
             node_inputs: Vec::new(),
-            input_slot: Vec::new(),
             tournament: Vec::new(),
             arrive_lp: Vec::new(),
             port_lp: Vec::new(),
@@ -535,11 +536,9 @@ pub struct World {
     /// Windowed mode: the window being run ends before this key (time, tie).
     bound: (SimTime, u64),
     /// Windowed mode: per node, the pipes whose arrivals `run_node` takes in order itself
-    /// (every pipe into the node but lazy sinks'); each such pipe's place in that list; the
-    /// reused tournament over their heads.
+    /// (`index_inputs`), in port order; the reused tournament over their heads.
     node_inputs: Vec<Vec<PortId>>,
-    input_slot: Vec<u32>,
-    tournament: Vec<u128>,
+    tournament: Vec<u64>,
     /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its
     /// far end, its departures and timers to its own node, a VC's source events to its source
     /// host.
@@ -644,12 +643,13 @@ impl World {
         // The key just after every event at `until`.
         let end = (until + SimDuration::from_ps(1), 0);
         loop {
-            let lookahead = (self.now + self.lookahead, 0);
+            let lookahead = (self.now + self.lookahead.min(MAX_WINDOW_SPAN), 0);
             let observer = self.queue.peek_key();
             let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
             self.bound = bound;
+            let start = self.now;
             for i in 0..self.lps.len() {
-                self.run_node(i, bound);
+                self.run_node(i, start, bound);
             }
             if Some(bound) == observer {
                 let (t, ev) = self.queue.pop().expect("peeked");
@@ -668,37 +668,45 @@ impl World {
     /// in its pipes, so a tournament over the pipes' heads yields them in the queue's order (time,
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
     /// the queue would have run them.
-    fn run_node(&mut self, lp: usize, bound: (SimTime, u64)) {
-        let bound_key = (bound.0.as_ps() as u128) << 64 | bound.1 as u128;
+    fn run_node(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
-        // A tournament over the pipes' heads (a key above every real one where a pipe has
-        // nothing left for this window): each arrival replays one leaf-to-root path, ⌈log2 k⌉
-        // comparisons, where a queue event would cost a push and a pop. (Gathering every key and
-        // sorting them cost ~100 instructions per key; this ~40.)
+        // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
+        // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
+        // (`tournament_key`), ordered as the queue orders the arrivals' own keys.
+        let limit = Self::arrivals_before(start, bound);
         let mut tree = std::mem::take(&mut self.tournament);
         let size = inputs.len().next_power_of_two();
         tree.clear();
         tree.resize(2 * size, NO_ARRIVAL);
         for (j, &p) in inputs.iter().enumerate() {
-            tree[size + j] = self.head_key(p, bound_key);
+            tree[size + j] = self.tournament_key(p, j, start, limit);
         }
         for i in (1..size).rev() {
             tree[i] = tree[2 * i].min(tree[2 * i + 1]);
         }
-        // The node's next queued event, looked up again only when its queue changed.
-        let peek = |q: &EventQueue<Event, WorldTie>| q.peek_key().map_or(NO_ARRIVAL, |(t, tie)| (t.as_ps() as u128) << 64 | tie as u128);
-        let mut queued = peek(&self.lps[lp]);
+        // The node's next queued event as a tournament bound: arrivals with smaller keys come
+        // first; an arrival at the same time with the same hash needs the full comparison.
+        // Looked up again only when the queue changed.
+        let mut queued = self.lps[lp].peek_key();
+        let mut before_queued = queued.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q));
         let mut pushes = self.lps[lp].pushes();
         loop {
             // With no inputs the root is a leaf that never holds an arrival (size 1).
             let key = tree[1];
             if self.lps[lp].pushes() != pushes {
-                queued = peek(&self.lps[lp]);
+                queued = self.lps[lp].peek_key();
+                before_queued = queued.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q));
                 pushes = self.lps[lp].pushes();
             }
-            if key < queued {
-                let t = SimTime::from_ps((key >> 64) as u64);
-                let p = Event::pipe_of_tie(key as u64);
+            let leaf = (key & TOURNAMENT_LEAF_MASK) as usize;
+            let first = key < before_queued
+                || (key != NO_ARRIVAL && key >> 7 == before_queued >> 7 && {
+                    let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
+                    queued.is_none_or(|q| (t, Event::PipeArrival(inputs[leaf]).tie(t)) < q)
+                });
+            if first {
+                let p = inputs[leaf];
+                let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
                 let ev = Event::PipeArrival(p);
                 self.current = Some(ev);
                 self.enter(t, ev);
@@ -714,8 +722,8 @@ impl World {
                 // Replay the leaf's path: each parent is the smaller of its two children. (The
                 // tree's length is a power of two: masked indices need no bounds checks.)
                 let mask = tree.len() - 1;
-                let mut i = size + self.input_slot[p.index()] as usize;
-                let mut m = self.head_key(p, bound_key);
+                let mut i = size + leaf;
+                let mut m = self.tournament_key(p, leaf, start, limit);
                 tree[i & mask] = m;
                 while i > 1 {
                     m = m.min(tree[(i ^ 1) & mask]);
@@ -728,33 +736,64 @@ impl World {
                     Some((t, ev)) => {
                         // What a handler may run at once (`run_source`) must also come before
                         // the next arrival.
-                        self.bound = bound.min((SimTime::from_ps((key >> 64) as u64), key as u64));
+                        self.bound = bound;
+                        if key != NO_ARRIVAL {
+                            let at = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
+                            self.bound = bound.min((at, Event::PipeArrival(inputs[leaf]).tie(at)));
+                        }
                         self.process(t, ev);
-                        queued = peek(&self.lps[lp]);
+                        queued = self.lps[lp].peek_key();
+                        before_queued = queued.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q));
                         pushes = self.lps[lp].pushes();
                     }
                     None => break,
                 }
             }
         }
-        debug_assert!(inputs.iter().all(|&p| self.head_key(p, bound_key) == NO_ARRIVAL));
+        debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(p, j, start, limit) == NO_ARRIVAL));
         self.tournament = tree;
         self.node_inputs[lp] = inputs;
     }
 
-    /// The queue key of the next arrival over pipe `p` if it comes before `bound_key`.
+    /// The tournament keys of arrivals that certainly come before the event at `key` (a queue
+    /// key at or after `start`) are below the result; an arrival whose key agrees with it above
+    /// bit 7 (same time, same hash) needs the full comparison. Arrivals rank first among
+    /// simultaneous events, so after any other kind of event at the same time come all of them.
     #[inline]
-    fn head_key(&self, p: PortId, bound_key: u128) -> u128 {
-        match self.ports[p.index()].pipe.front() {
-            Some(f) => {
-                let key = (f.arrival.as_ps() as u128) << 64 | Event::PipeArrival(p).tie(f.arrival) as u128;
-                if key < bound_key {
-                    key
-                } else {
-                    NO_ARRIVAL
-                }
-            }
-            None => NO_ARRIVAL,
+    fn arrivals_before(start: SimTime, key: (SimTime, u64)) -> u64 {
+        let offset = key.0.saturating_since(start).as_ps();
+        if offset >= MAX_WINDOW_SPAN.as_ps() {
+            return NO_ARRIVAL;
+        }
+        let rank = key.1 >> 56;
+        if rank > 0 {
+            // Every arrival at that time comes first.
+            (offset + 1) << TOURNAMENT_TIME_SHIFT
+        } else {
+            offset << TOURNAMENT_TIME_SHIFT | (key.1 >> 32 & 0xff_ffff) << 7
+        }
+    }
+
+    /// The tournament key of the next arrival over pipe `p` (leaf `leaf` of its node's
+    /// tournament), if it comes before the window's end (`limit`, from `arrivals_before`): its
+    /// time in the window (from `start`, under `MAX_WINDOW_SPAN`), the 24-bit hash of its tie,
+    /// then the leaf. Among one node's arrivals this is the queue's order: the tie is the hash,
+    /// then the port, and leaves are in port order.
+    #[inline]
+    fn tournament_key(&self, p: PortId, leaf: usize, start: SimTime, limit: u64) -> u64 {
+        let Some(f) = self.ports[p.index()].pipe.front() else { return NO_ARRIVAL };
+        let offset = f.arrival.saturating_since(start).as_ps();
+        debug_assert!(f.arrival >= start);
+        if offset >= MAX_WINDOW_SPAN.as_ps() {
+            return NO_ARRIVAL;
+        }
+        let key = offset << TOURNAMENT_TIME_SHIFT | shuffle(f.arrival.as_ps(), p.0 as u64 & 0xff_ffff) << 7 | leaf as u64;
+        // The window's end is a lookahead or chunk end (tie 0: arrivals at that time are after
+        // it) or an observer (every arrival at its time is before it): no equal hashes to settle.
+        if key < limit {
+            key
+        } else {
+            NO_ARRIVAL
         }
     }
 
@@ -804,7 +843,6 @@ impl World {
         let on = self.is_windowed();
         self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
         self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
-        self.input_slot = vec![0; self.ports.len()];
         if on {
             let mut forward = vec![false; self.ports.len()];
             for vc in &self.vcs {
@@ -813,9 +851,8 @@ impl World {
                 }
             }
             for (i, port) in self.ports.iter().enumerate() {
-                if !port.lazy_sink && forward[i] {
-                    let inputs = &mut self.node_inputs[port.to.index()];
-                    self.input_slot[i] = inputs.len() as u32;
+                let inputs = &mut self.node_inputs[port.to.index()];
+                if !port.lazy_sink && forward[i] && inputs.len() < MAX_TOURNAMENT_INPUTS {
                     inputs.push(PortId(i as u32));
                     self.arrive_lp[i] = GATHERED;
                 }
