@@ -299,3 +299,21 @@ fn the_engine_mode_is_chosen_from_the_world() {
     started.run_until(ccsim_engine::SimTime::from_ps(1_000_000_000));
     assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
 }
+
+/// A switch fed by more links than a node's tournament holds (128: the rest keep events), and
+/// links longer than a window may span (8.6 ms, with no samples to cut windows shorter), still
+/// agree exactly.
+#[test]
+fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
+    let line = |delay: &str, sources: u32, sampling: &str| {
+        format!(
+            "[run]\nduration = \"30ms\"\n[measure]\ninterval = \"{sampling}\"\n[defaults]\nlink_rate = \"155.52Mbps\"\n\
+             link_delay = \"{delay}\"\nbuffer = \"1000cells\"\nalgorithm = {{ type = \"erica\" }}\n\
+             [[switch]]\nname = \"SW1\"\n[[switch]]\nname = \"SW2\"\n\
+             [[link]]\nname = \"L1\"\nbetween = [\"SW1\", \"SW2\"]\n\
+             [[source]]\nname = \"S\"\ncount = {sources}\nroute = [\"SW1\", \"SW2\"]\n"
+        )
+    };
+    assert_windowed_matches_single_queue("140 sources into one switch", &line("1ms", 140, "1ms"), None, "30ms");
+    assert_windowed_matches_single_queue("20 ms links, no samples", &line("20ms", 3, "0s"), None, "300ms");
+}
