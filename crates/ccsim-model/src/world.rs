@@ -81,7 +81,7 @@ fn shuffle(time_ps: u64, comp: u64) -> u64 {
 }
 
 /// `World::arrive_lp` of a pipe whose arrivals `run_node` takes in order itself (no events).
-const GATHERED: u32 = u32::MAX;
+const IN_TOURNAMENT: u32 = u32::MAX;
 
 /// A tournament leaf with no arrival left in the window (above every real key).
 const NO_ARRIVAL: u64 = u64::MAX;
@@ -804,8 +804,8 @@ impl World {
             return self.queue.push(t, ev);
         }
         let lp = match ev {
-            // Gathered by `run_node`, no event.
-            Event::PipeArrival(p) if self.arrive_lp[p.index()] == GATHERED => return,
+            // Taken in order by `run_node`'s tournament: no event.
+            Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_TOURNAMENT => return,
             Event::PipeArrival(p) => self.arrive_lp[p.index()],
             Event::PortDeparture(p) | Event::SchemeTimer(p) => self.port_lp[p.index()],
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
@@ -854,7 +854,7 @@ impl World {
                 let inputs = &mut self.node_inputs[port.to.index()];
                 if !port.lazy_sink && forward[i] && inputs.len() < MAX_TOURNAMENT_INPUTS {
                     inputs.push(PortId(i as u32));
-                    self.arrive_lp[i] = GATHERED;
+                    self.arrive_lp[i] = IN_TOURNAMENT;
                 }
             }
         }
