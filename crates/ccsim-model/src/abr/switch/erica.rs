@@ -277,7 +277,12 @@ impl AbrSwitch for Erica {
                 self.fair_share.max(vc_share)
             };
             self.max_alloc_cur = self.max_alloc_cur.max(er);
-            if self.p.fairshare_first && er > self.fair_share && self.ccr[v] < self.fair_share {
+            // A VC below the fair share gets the fair share first. "Below" as the RM cell carries
+            // rates (f32): the ER field rounds the fair share, the source's ACR and CCR then hold the
+            // rounded value, and compared with the exact one a VC that has reached the fair share
+            // would stay below it by rounding for ever, held at it however underloaded the link.
+            let fair_share_in_cell = self.fair_share as f32 as f64;
+            if self.p.fairshare_first && er > self.fair_share && self.ccr[v] < fair_share_in_cell {
                 er = self.fair_share;
             }
             er = er.min(self.target_cap);
@@ -452,6 +457,35 @@ mod tests {
         let mut c = brm(1);
         e.on_brm(VcId(1), &mut c, &view(1001, 0));
         assert!((c.er as f64 - 45_000.0).abs() < 0.01);
+    }
+
+    /// Fair share first, with the fair share as an RM cell carries it: a VC whose CCR is the
+    /// f32-rounded fair share (what it got from the last ER) has reached it, and an underloaded
+    /// link then raises it by CCR/z instead of holding it at the fair share for ever (GFC3's F
+    /// sources were held at 135/8 Mb/s on a link at 54 %).
+    #[test]
+    fn fairshare_first_releases_a_vc_at_the_rounded_fair_share() {
+        let p = EricaParams { fairshare_first: true, ..plain() };
+        // Seven VCs seen: FS = 12 857.14… cells/s, which f32 cannot hold.
+        let fs = 90_000.0 / 7.0;
+        assert_ne!(fs as f32 as f64, fs, "the case needs a fair share f32 cannot hold");
+        let mut e7 = Erica::new(p.clone(), LINK, 7);
+        for vc in 0..7 {
+            e7.on_frm(VcId(vc), &frm(vc, if vc == 0 { fs as f32 as f64 } else { 1_000.0 }), &view(0, 0));
+        }
+        // Every VC sends a little: z well below 1.
+        load(&mut e7, &(0..7).map(|vc| (vc, 5)).collect::<Vec<_>>(), 1000);
+        let mut c = brm(0);
+        e7.on_brm(VcId(0), &mut c, &view(1001, 0));
+        assert!(c.er as f64 > 1.5 * fs, "VC0 at the rounded fair share is raised: ER {} vs FS {fs}", c.er);
+        // Below the fair share by more than rounding, a VC still gets exactly the fair share
+        // (three VCs: FS = 30 000).
+        let mut e = Erica::new(p, LINK, 3);
+        e.on_frm(VcId(0), &frm(0, 100.0), &view(0, 0));
+        load(&mut e, &[(0, 5), (1, 5), (2, 5)], 1000);
+        let mut d = brm(0);
+        e.on_brm(VcId(0), &mut d, &view(1001, 0));
+        assert!((d.er as f64 - 30_000.0).abs() < 0.01, "{}", d.er);
     }
 
     #[test]
