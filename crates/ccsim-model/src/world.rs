@@ -489,10 +489,10 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
         };
         w.last_port_bits = vec![0; w.ports.len()];
-        w.arrive_lp = w.ports.iter().map(|p| p.to.0).collect();
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
         w.mark_lazy_ends();
+        w.index_inputs();
         w.drop_idle_schemes();
         let mut initial = Vec::new();
         for (i, vc) in w.vcs.iter().enumerate() {
@@ -684,41 +684,37 @@ impl World {
         for i in (1..size).rev() {
             tree[i] = tree[2 * i].min(tree[2 * i + 1]);
         }
-        // The node's next queued event as a tournament bound: arrivals with smaller keys come
-        // first; an arrival at the same time with the same hash needs the full comparison.
-        // Looked up again only when the queue changed.
-        let mut queued = self.lps[lp].peek_key();
-        let mut before_queued = queued.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q));
-        let mut pushes = self.lps[lp].pushes();
+        // The node's next queued event (its queue key, that key as a tournament bound, and the
+        // queue's push count when looked up): arrivals with smaller tournament keys come first;
+        // one at the same time with the same hash needs the full comparison. Looked up again
+        // only when the queue changed.
+        let next_queued = |w: &World| {
+            let q = w.lps[lp].peek_key();
+            (q, q.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q)), w.lps[lp].pushes())
+        };
+        // A tournament key's place in the queue's order: (time, tie).
+        let queue_key = |key: u64, p: PortId| {
+            let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
+            (t, Event::PipeArrival(p).tie(t))
+        };
+        let (mut queued, mut before_queued, mut pushes) = next_queued(self);
         loop {
             // With no inputs the root is a leaf that never holds an arrival (size 1).
             let key = tree[1];
             if self.lps[lp].pushes() != pushes {
-                queued = self.lps[lp].peek_key();
-                before_queued = queued.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q));
-                pushes = self.lps[lp].pushes();
+                (queued, before_queued, pushes) = next_queued(self);
             }
             let leaf = (key & TOURNAMENT_LEAF_MASK) as usize;
             let first = key < before_queued
-                || (key != NO_ARRIVAL && key >> 7 == before_queued >> 7 && {
-                    let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
-                    queued.is_none_or(|q| (t, Event::PipeArrival(inputs[leaf]).tie(t)) < q)
-                });
+                || (key != NO_ARRIVAL
+                    && key >> 7 == before_queued >> 7
+                    && queued.is_none_or(|q| queue_key(key, inputs[leaf]) < q));
             if first {
                 let p = inputs[leaf];
-                let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
                 let ev = Event::PipeArrival(p);
                 self.current = Some(ev);
-                self.enter(t, ev);
-                let port = &mut self.ports[p.index()];
-                let InFlight { arrival, cell } = port.pipe.pop_front().expect("an arrival in the tournament");
-                debug_assert_eq!(arrival, t);
-                port.delivered += 1;
-                // See `on_pipe_arrival`.
-                if let Some(later) = port.pipe.get(2) {
-                    std::hint::black_box(later.arrival);
-                }
-                self.cell_hops += 1;
+                self.enter(start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT), ev);
+                let (cell, _) = self.take_arrival(p);
                 // Replay the leaf's path: each parent is the smaller of its two children. (The
                 // tree's length is a power of two: masked indices need no bounds checks.)
                 let mask = tree.len() - 1;
@@ -736,15 +732,9 @@ impl World {
                     Some((t, ev)) => {
                         // What a handler may run at once (`run_source`) must also come before
                         // the next arrival.
-                        self.bound = bound;
-                        if key != NO_ARRIVAL {
-                            let at = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
-                            self.bound = bound.min((at, Event::PipeArrival(inputs[leaf]).tie(at)));
-                        }
+                        self.bound = if key == NO_ARRIVAL { bound } else { bound.min(queue_key(key, inputs[leaf])) };
                         self.process(t, ev);
-                        queued = self.lps[lp].peek_key();
-                        before_queued = queued.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q));
-                        pushes = self.lps[lp].pushes();
+                        (queued, before_queued, pushes) = next_queued(self);
                     }
                     None => break,
                 }
@@ -844,12 +834,7 @@ impl World {
         self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
         self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
         if on {
-            let mut forward = vec![false; self.ports.len()];
-            for vc in &self.vcs {
-                for p in &vc.fwd_ports {
-                    forward[p.index()] = true;
-                }
-            }
+            let forward = self.crossed_forward(|_| true);
             for (i, port) in self.ports.iter().enumerate() {
                 let inputs = &mut self.node_inputs[port.to.index()];
                 if !port.lazy_sink && forward[i] && inputs.len() < MAX_TOURNAMENT_INPUTS {
@@ -1201,17 +1186,23 @@ impl World {
     /// its scheme nothing to measure and nobody to tell: the scheme is removed, and with it a
     /// timer event per averaging interval (half of GFC1's 54).
     fn drop_idle_schemes(&mut self) {
-        let mut used = vec![false; self.ports.len()];
-        for vc in self.vcs.iter().filter(|vc| vc.abr || vc.background().is_some()) {
-            for p in &vc.fwd_ports {
-                used[p.index()] = true;
-            }
-        }
+        let used = self.crossed_forward(|vc| vc.abr || vc.background().is_some());
         for (port, used) in self.ports.iter_mut().zip(used) {
             if !used {
                 port.scheme = None;
             }
         }
+    }
+
+    /// Per port, whether a VC that `which` selects crosses it forward.
+    fn crossed_forward(&self, which: impl Fn(&Vc) -> bool) -> Vec<bool> {
+        let mut crossed = vec![false; self.ports.len()];
+        for vc in self.vcs.iter().filter(|vc| which(vc)) {
+            for p in &vc.fwd_ports {
+                crossed[p.index()] = true;
+            }
+        }
+        crossed
     }
 
     /// How many VCs use each port.
@@ -1287,11 +1278,26 @@ impl World {
         if self.ports[p.index()].lazy_sink {
             return self.drain_sink(p, self.now, true);
         }
+        let (cell, next) = self.take_arrival(p);
+        let dry = self.ports[p.index()].lazy_source && next.is_none();
+        if let Some(next) = next {
+            self.schedule(next, Event::PipeArrival(p));
+        }
+        self.arrive(cell);
+        if dry {
+            self.advance_source(cell.vc);
+        }
+    }
+
+    /// The head cell of pipe `p` reaches the far end now: it leaves the pipe and counts as a
+    /// hop; the result is the cell and when the pipe's next cell arrives. (Its departure from
+    /// the buffer is applied by the port's next `sync`, at its own time: everything that reads
+    /// the port syncs it first.)
+    #[inline(always)]
+    fn take_arrival(&mut self, p: PortId) -> (Cell, Option<SimTime>) {
         let port = &mut self.ports[p.index()];
-        let InFlight { arrival: t, cell } = port.pipe.pop_front().expect("a pipe event has a cell");
-        // Its departure from the buffer is applied by the port's next `sync`, at its own time:
-        // everything that reads the port syncs it first.
-        debug_assert_eq!(t, self.now);
+        let InFlight { arrival, cell } = port.pipe.pop_front().expect("an arrival has a cell");
+        debug_assert_eq!(arrival, self.now);
         port.delivered += 1;
         let next = port.pipe.front().map(|n| n.arrival);
         // A pipe's entries were written one propagation delay ago and have left the nearer
@@ -1300,15 +1306,8 @@ impl World {
         if let Some(later) = port.pipe.get(2) {
             std::hint::black_box(later.arrival);
         }
-        let dry = port.lazy_source && next.is_none();
-        if let Some(next) = next {
-            self.schedule(next, Event::PipeArrival(p));
-        }
         self.cell_hops += 1;
-        self.arrive(cell);
-        if dry {
-            self.advance_source(cell.vc);
-        }
+        (cell, next)
     }
 
     /// A cell reached the node at the far end of a link.
