@@ -124,32 +124,28 @@ impl<E: Copy, T: TieBreak<E>> EventQueue<E, T> {
     /// Removes and returns the earliest event (lazily: see the module doc).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.drop_popped_root();
-        let e = self.heap.peek()?;
-        self.last = e.key;
-        self.root_popped = true;
-        Some((SimTime::from_ps((e.key >> 64) as u64), e.event))
+        self.pop_if(|_| true)
     }
 
     /// `pop`, if the earliest event is due by `until`.
     #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        self.drop_popped_root();
-        let e = self.heap.peek()?;
-        if (e.key >> 64) as u64 > until.as_ps() {
-            return None;
-        }
-        self.last = e.key;
-        self.root_popped = true;
-        Some((SimTime::from_ps((e.key >> 64) as u64), e.event))
+        self.pop_if(|key| (key >> 64) as u64 <= until.as_ps())
     }
 
     /// `pop`, if the earliest event comes before `bound` in the queue's order (time, then tie).
     #[inline]
     pub fn pop_before(&mut self, bound: (SimTime, u64)) -> Option<(SimTime, E)> {
+        let bound = (bound.0.as_ps() as u128) << 64 | bound.1 as u128;
+        self.pop_if(|key| key < bound)
+    }
+
+    /// `pop`, if `due` accepts the earliest event's key.
+    #[inline]
+    fn pop_if(&mut self, due: impl FnOnce(u128) -> bool) -> Option<(SimTime, E)> {
         self.drop_popped_root();
         let e = self.heap.peek()?;
-        if e.key >= (bound.0.as_ps() as u128) << 64 | bound.1 as u128 {
+        if !due(e.key) {
             return None;
         }
         self.last = e.key;

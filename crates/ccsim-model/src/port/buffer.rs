@@ -291,9 +291,7 @@ impl PortBuffer {
     /// The head FIFO token leaves.
     #[inline]
     pub fn pop(&mut self) -> Option<Token> {
-        let t = self.cells.pop_front()?;
-        self.release(t.vc);
-        Some(t)
+        self.pop_departed(SimTime::MAX)
     }
 
     /// The head FIFO token leaves if its transmission ended by `now`.
