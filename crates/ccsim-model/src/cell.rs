@@ -23,15 +23,23 @@ pub fn cells_to_mbps(cells_per_s: f64) -> f64 {
     cells_per_s * CELL_BITS as f64 / 1e6
 }
 
+/// What an item is. The discriminants are chosen for the per-cell tests: forward kinds are
+/// 0..=2 and RM cells 2..=3, so `is_forward` and `is_rm` are one comparison each.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum CellKind {
-    Data,
+    /// A FICCRD resource-discovery packet from the source edge towards the destination edge
+    /// (docs/models/ficcrd.md): the flow's rate in `ccr`, the explicit rate in `er`.
+    RdFwd = 0,
+    Data = 1,
     /// Forward RM cell (DIR = 0), source to destination.
-    Frm,
+    Frm = 2,
     /// Backward RM cell (DIR = 1), destination to source.
-    Brm,
+    Brm = 3,
     /// A data cell travelling from the destination back to the source (TCP ACK frames).
-    BwdData,
+    BwdData = 4,
+    /// A resource-discovery packet on its way back to the source edge.
+    RdBwd = 5,
 }
 
 /// Header and RM flag bits, packed.
@@ -121,11 +129,16 @@ impl Cell {
 
     #[inline]
     pub fn is_rm(&self) -> bool {
-        matches!(self.kind, CellKind::Frm | CellKind::Brm)
+        (self.kind as u8).wrapping_sub(CellKind::Frm as u8) < 2
+    }
+    /// RM cells and RD packets: control items, which buffer policies never treat as frames.
+    #[inline]
+    pub fn is_control(&self) -> bool {
+        matches!(self.kind, CellKind::Frm | CellKind::Brm | CellKind::RdFwd | CellKind::RdBwd)
     }
     #[inline]
     pub fn is_forward(&self) -> bool {
-        matches!(self.kind, CellKind::Data | CellKind::Frm)
+        self.kind as u8 <= CellKind::Frm as u8
     }
     /// A data cell in either direction.
     #[inline]
@@ -189,6 +202,17 @@ mod tests {
         assert_eq!(c.er, 100.0);
         c.lower_er(80.0);
         assert_eq!(c.er, 80.0);
+    }
+
+    #[test]
+    fn kind_tests_match_their_definitions() {
+        use CellKind::*;
+        for k in [RdFwd, Data, Frm, Brm, BwdData, RdBwd] {
+            let mut c = Cell::data(VcId(0));
+            c.kind = k;
+            assert_eq!(c.is_forward(), matches!(k, Data | Frm | RdFwd), "{k:?}");
+            assert_eq!(c.is_rm(), matches!(k, Frm | Brm), "{k:?}");
+        }
     }
 
     #[test]

@@ -179,7 +179,9 @@ pub fn build(s: &Scenario) -> World {
         w.nodes.insert(sw.name.clone(), id);
     }
     for r in &s.router {
-        let id = w.b.add_node(r.name.clone(), NodeKind::Router);
+        // A router that is the source edge of the flows entering it (FIEWA) is its own kind.
+        let kind = if r.edge.is_some() { NodeKind::IpEdge } else { NodeKind::Router };
+        let id = w.b.add_node(r.name.clone(), kind);
         w.nodes.insert(r.name.clone(), id);
     }
     let sonet = s.defaults.sonet_payload;

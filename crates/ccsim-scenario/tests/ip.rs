@@ -136,7 +136,10 @@ fn red_holds_the_queue_between_its_thresholds_where_drop_tail_fills_the_buffer()
 
 /// Seed 002's drop-tail baseline (ip-edge-control.md B.6): the 200-packet bottleneck buffer at
 /// core router 11 fills, packets are dropped there, the link stays busy, and the bandwidth is
-/// shared unevenly, the long-RTT connection S0 below the others' mean.
+/// shared unevenly, the long-RTT connection S0 below the others' mean (the seed's statement;
+/// how uneven is not a theorem: Jain's index over seeds 1-5 is 0.92-0.96 since simultaneous
+/// events are ordered intrinsically, 0.76-0.82 under the earlier order of scheduling, and
+/// 0.93-0.95 in ns-2, docs/reproductions/ficcrd.md).
 #[test]
 fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
     let v = run(&preset("ficcrd/droptail"), &[]);
@@ -147,7 +150,6 @@ fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
     let capacity = 10.0 * 4096.0 / 4136.0;
     let total = f(&v["goodput_mbps_total"]);
     assert!(total > 0.95 * capacity && total <= capacity * (1.0 + 1e-9), "{total} of {capacity}");
-    assert!(f(&v["fairness_index"]) < 0.95, "{}", v["fairness_index"]);
     let c = v["connections"].as_array().unwrap();
     let s0 = f(&c[0]["goodput_mbps"]);
     let others = c[1..].iter().map(|x| f(&x["goodput_mbps"])).sum::<f64>() / 9.0;

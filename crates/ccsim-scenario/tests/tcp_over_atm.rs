@@ -70,16 +70,28 @@ fn link_limited_flow_gets_the_aal5_payload_rate() {
 }
 
 /// The mean of a summary number over seeds `1..=seeds` of the N-source preset with `policy`
-/// (droptail, epd or sd) and the given overrides.
+/// (droptail, epd or sd) and the given overrides; the seeds run on every core.
 fn n_source_seed_mean(policy: &str, overrides: &[(&str, Value)], seeds: u64, field: &str) -> f64 {
     let text = preset(&format!("gfr/n-source-15-{policy}"));
-    let sum: f64 = (1..=seeds)
-        .map(|seed| {
-            let mut o = overrides.to_vec();
-            o.push(("run.seed", Value::from(seed)));
-            f(&run(&text, &o)[field])
-        })
-        .sum();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let sum: f64 = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|k| {
+                let text = &text;
+                scope.spawn(move || {
+                    (1..=seeds)
+                        .filter(|seed| seed % threads == k)
+                        .map(|seed| {
+                            let mut o = overrides.to_vec();
+                            o.push(("run.seed", Value::from(seed)));
+                            f(&run(text, &o)[field])
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a seed's run")).sum()
+    });
     sum / seeds as f64
 }
 
@@ -103,9 +115,12 @@ fn epd_beats_cell_drop_tail_on_efficiency_with_small_buffers() {
 /// unfair: few sources, "vanilla" TCP (slow start and congestion avoidance, no fast retransmit),
 /// 500 ms timer ticks, 512-byte segments, a LAN (1 km links) and a limited buffer (3000 cells).
 /// SD then holds every VC near its share of the buffer, so no VC sits out long timeouts while the
-/// others fill it. Mean Jain index over four seeds, with a 5-point margin (measured: EPD 0.83,
-/// SD 0.93). With the seed's own N-source setting (15 SACK sources, 12 000 cells, WAN) both are
-/// above 0.97 and the difference is within the seed-to-seed spread
+/// others fill it. The effect is large on average and noisy per seed (the Jain index's difference
+/// has a standard deviation of ~0.1 across seeds): measured over seeds 1-30, EPD 0.865, SD 0.936,
+/// SD fairer on 24 of 30, difference +0.071 with a standard error of 0.020. Asserted on the
+/// 30-seed means with a 3-point margin (about two standard errors below the measured
+/// difference). With the seed's own N-source setting (15 SACK sources, 12 000 cells, WAN) both
+/// are above 0.97 and the difference is within the seed-to-seed spread
 /// (docs/models/ubr/buffer-policies.md).
 #[test]
 fn selective_drop_beats_epd_on_fairness_where_epd_is_unfair() {
@@ -120,8 +135,8 @@ fn selective_drop_beats_epd_on_fairness_where_epd_is_unfair() {
         ("defaults.tcp.mss", Value::from("512B")),
         ("defaults.tcp.clock", serde_json::json!({"type": "bsd_ticks", "tick": "500ms"})),
     ];
-    let (epd, sd) = (n_source_seed_mean("epd", &o, 4, "fairness_index"), n_source_seed_mean("sd", &o, 4, "fairness_index"));
-    assert!(sd > epd + 0.05, "SD {sd:.3} vs EPD {epd:.3}");
+    let (epd, sd) = (n_source_seed_mean("epd", &o, 30, "fairness_index"), n_source_seed_mean("sd", &o, 30, "fairness_index"));
+    assert!(sd > epd + 0.03, "SD {sd:.3} vs EPD {epd:.3}");
 }
 
 /// Seed 001 §6.1: the N-source preset as specified (12 000 cells, SACK, Selective Drop,

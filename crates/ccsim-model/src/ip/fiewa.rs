@@ -90,7 +90,7 @@ impl FiewaFlow {
         self.next_seq = seq.wrapping_add(1);
         self.outstanding.push_back((seq, now));
         self.rds_sent += 1;
-        let mut rd = Cell::packet(vc, CellKind::Frm, seq, self.params.rd_bytes);
+        let mut rd = Cell::packet(vc, CellKind::RdFwd, seq, self.params.rd_bytes);
         rd.er = self.initial_er as f32;
         rd.ccr = self.estimator.apr() as f32;
         Some(rd)
@@ -152,7 +152,7 @@ mod tests {
         }
         assert_eq!(rds.len(), 3);
         assert_eq!(rds.iter().map(|r| r.frame).collect::<Vec<_>>(), vec![0, 1, 2]);
-        assert!(rds.iter().all(|r| r.kind == CellKind::Frm && r.size == 64 && r.er == 100e6));
+        assert!(rds.iter().all(|r| r.kind == CellKind::RdFwd && r.size == 64 && r.er == 100e6));
         assert!(rds[2].ccr > 0.0);
     }
 
@@ -164,7 +164,7 @@ mod tests {
         let _lost = f.on_data(t0, VcId(0), 8000.0).unwrap();
         let b = f.on_data(t0 + SimDuration::from_millis(10), VcId(0), 8000.0).unwrap();
         let mut back = b;
-        back.kind = CellKind::Brm;
+        back.kind = CellKind::RdBwd;
         back.er = 1e6;
         f.on_backward_rd(t0 + SimDuration::from_millis(60), &back);
         assert!((f.rd_rtt.unwrap() - 0.050).abs() < 1e-12);
@@ -181,7 +181,7 @@ mod tests {
         assert_eq!(ack.er, 0.0, "no cap before the first ER");
         let rd = f.on_data(SimTime::ZERO, VcId(0), 8000.0).unwrap();
         let mut back = rd;
-        back.kind = CellKind::Brm;
+        back.kind = CellKind::RdBwd;
         back.er = 10e6;
         f.on_backward_rd(SimTime::ZERO + SimDuration::from_millis(100), &back);
         let cap = f.window_cap().unwrap();

@@ -10,6 +10,10 @@ pub use csfq::RateEstimator;
 pub use ficcrd::{FiccrdCore, FiccrdParams};
 pub use fiewa::{FiewaFlow, FiewaParams};
 
+use crate::cell::Cell;
+use crate::ids::VcId;
+use ccsim_engine::SimTime;
+
 /// Congestion control at a router's output port, chosen per router.
 #[derive(Clone, Debug)]
 pub enum AnyIpControl {
@@ -47,6 +51,30 @@ pub enum AnyEdge {
 }
 
 impl AnyEdge {
+    /// A data packet of the flow passed the edge (`bits` on the wire): the forward RD packet to
+    /// send right behind it, if one is due.
+    #[inline]
+    pub fn on_data(&mut self, now: SimTime, vc: VcId, bits: f64) -> Option<Cell> {
+        match self {
+            AnyEdge::Fiewa(f) => f.on_data(now, vc, bits),
+        }
+    }
+
+    /// A backward RD packet of the flow came home to the edge.
+    pub fn on_backward_rd(&mut self, now: SimTime, rd: &Cell) {
+        match self {
+            AnyEdge::Fiewa(f) => f.on_backward_rd(now, rd),
+        }
+    }
+
+    /// An ACK of the flow passes the edge towards the sender (the edge may rewrite it).
+    #[inline]
+    pub fn on_ack(&mut self, ack: &mut Cell) {
+        match self {
+            AnyEdge::Fiewa(f) => f.on_ack(ack),
+        }
+    }
+
     pub fn fiewa(&self) -> Option<&FiewaFlow> {
         match self {
             AnyEdge::Fiewa(f) => Some(f),

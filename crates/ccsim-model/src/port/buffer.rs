@@ -19,7 +19,7 @@ use super::policy::{AnyBufferPolicy, Occupancy};
 use crate::cell::Cell;
 use crate::ids::VcId;
 use ccsim_engine::SimTime;
-use super::fifo::Fifo;
+use super::ring::Ring;
 
 /// Why a cell was dropped. An enum, never a string.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub struct Token {
 #[repr(C)]
 pub struct PortBuffer {
     /// One token per queued cell or packet, in departure order.
-    cells: Fifo<Token>,
+    cells: Ring<Token>,
     capacity: u32,
     /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
     queued: u32,
@@ -125,7 +125,7 @@ pub struct PortBuffer {
 impl PortBuffer {
     pub fn new(capacity: u32, n_vcs: usize) -> Self {
         PortBuffer {
-            cells: Fifo::default(),
+            cells: Ring::default(),
             capacity,
             books: vec![VcBooks::default(); n_vcs],
             dropped: [0; DropReason::COUNT],
@@ -192,7 +192,7 @@ impl PortBuffer {
         let v = cell.vc.index();
         self.books[v].arrived += 1;
         let full = self.queued >= self.capacity;
-        let verdict = if !self.policy.frame_aware() || cell.is_rm() {
+        let verdict = if !self.policy.frame_aware() || cell.is_control() {
             if full {
                 Err(DropReason::Overflow)
             } else {

@@ -10,17 +10,22 @@
 //! the departure time; departures are applied lazily (`sync`) before anyone looks at the
 //! queue. This halves the events per cell-hop (no departure event) and the size of the event
 //! queue, with exactly the same queue lengths, drops and timings as an event per departure.
-//! The only pending wake-up is the pipe's head arrival. Schedulers that reorder cannot know
-//! departures in advance: a strict-priority port holds its cells and has one departure event
-//! pending while it transmits (`Scheduling::StrictPriority`).
+//! The only pending wake-up is the pipe's head arrival. Disciplines that reorder cannot know
+//! departures in advance: they hold their cells and have one departure event pending while
+//! they transmit (`discipline/`, whose module doc is the contract every discipline follows).
+//!
+//! Rooms: `ring.rs` (the rings pipes and tokens live in), `buffer.rs` (capacity and books),
+//! `policy/` (who may enter), `discipline/` (who leaves when), `red.rs` (RED on IP ports).
 
 mod buffer;
-mod fifo;
+pub mod discipline;
 pub mod policy;
 mod red;
+mod ring;
 
 pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
-pub use fifo::Fifo;
+pub use discipline::{AnyDiscipline, AnyHeldOrder, Held, StrictPriority};
+pub use ring::Ring;
 pub use red::{Red, RedParams};
 pub use policy::AnyBufferPolicy;
 
@@ -28,41 +33,6 @@ use crate::abr::switch::{AnyAbrSwitch, PortView};
 use crate::cell::{Cell, CELL_BITS};
 use crate::ids::NodeId;
 use ccsim_engine::{SimDuration, SimTime, TxClock};
-use std::collections::VecDeque;
-
-/// How a port orders its cells (the `AnyScheduler` family).
-#[derive(Clone, Debug, Default)]
-pub enum Scheduling {
-    /// First in, first out; a cell's departure is computed when it is admitted (fast path).
-    #[default]
-    Fifo,
-    /// CBR/VBR cells before ABR/UBR cells, non-preemptive. A later high-priority arrival can
-    /// delay queued cells, so departures are events (`World`'s `PortDeparture`). High-priority
-    /// cells have their own unbounded queue and are never dropped [RECON]; the finite buffer and
-    /// its policy apply to the low-priority class.
-    /// Boxed: only VBR routes have such ports, and inline the queues would push the port's
-    /// per-cell fields apart (see `Port`).
-    StrictPriority(Box<PriorityQueues>),
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct PriorityQueues {
-    high: VecDeque<Cell>,
-    low: VecDeque<Cell>,
-    /// The cell being transmitted, chosen when its transmission began.
-    in_service: Option<Cell>,
-}
-
-impl PriorityQueues {
-    fn pick(&mut self) -> Option<Cell> {
-        self.high.pop_front().or_else(|| self.low.pop_front())
-    }
-
-    /// Every cell held, for conservation counts.
-    pub fn cells(&self) -> impl Iterator<Item = &Cell> {
-        self.in_service.iter().chain(self.high.iter()).chain(self.low.iter())
-    }
-}
 
 /// A cell in propagation and the time it reaches the far end of the link.
 ///
@@ -175,10 +145,10 @@ mod tests {
 #[repr(C, align(64))]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
-    pub pipe: Fifo<InFlight>,
+    pub pipe: Ring<InFlight>,
     clock: TxClock,
-    /// FIFO (departures known at admission) or strict priority (departures as events).
-    pub scheduling: Scheduling,
+    /// FIFO (departures known at admission) or a held discipline (departures as events).
+    pub discipline: AnyDiscipline,
     /// Link capacity in cells per second (computed once: every switch hook's view has it).
     cell_rate: f64,
     pub delay: SimDuration,
@@ -240,10 +210,10 @@ impl Port {
             clock: TxClock::new(rate_bps),
             cell_rate: rate_bps as f64 / CELL_BITS as f64,
             delay,
-            pipe: Fifo::default(),
+            pipe: Ring::default(),
             scheme,
             busy_until: SimTime::ZERO,
-            scheduling: Scheduling::Fifo,
+            discipline: AnyDiscipline::Fifo,
             queue: QueueStats::default(),
             departed: 0,
             departed_bits: 0,
@@ -269,16 +239,6 @@ impl Port {
         self.cell_rate
     }
 
-    /// Applies every departure up to `now`: the queue length and its statistics then hold
-    /// for `now`.
-    #[inline]
-    pub fn sync(&mut self, now: SimTime) {
-        while let Some(token) = self.buffer.pop_departed(now) {
-            self.departed += 1;
-            self.departed_bits += token.size as u64 * 8;
-        }
-    }
-
     /// The integral of the queue length up to `now` (after `sync(now)`), in cell·picoseconds.
     pub fn queue_area(&self, now: SimTime) -> u128 {
         let to_come = self.buffer.tokens().map(|t| t.departure.saturating_since(now).as_ps() as u128).sum();
@@ -290,76 +250,5 @@ impl Port {
     pub fn view(&mut self, now: SimTime) -> PortView {
         self.sync(now);
         PortView { now, queue_len: self.buffer.len(), link_rate: self.cell_rate }
-    }
-
-    pub fn is_event_scheduled(&self) -> bool {
-        matches!(self.scheduling, Scheduling::StrictPriority(_))
-    }
-
-    /// Offers a cell to an event-scheduled port. If the transmitter was idle the cell starts
-    /// now and the result is when its transmission ends (the caller schedules the departure).
-    pub fn offer_scheduled(&mut self, now: SimTime, cell: Cell) -> Result<Option<SimTime>, DropReason> {
-        let Scheduling::StrictPriority(q) = &mut self.scheduling else { unreachable!("FIFO ports use offer") };
-        if cell.high_priority() {
-            q.high.push_back(cell);
-        } else {
-            self.buffer.admit(&cell)?;
-            q.low.push_back(cell);
-            self.queue.record(now, self.buffer.len());
-        }
-        if q.in_service.is_some() {
-            return Ok(None);
-        }
-        q.in_service = q.pick();
-        let bits = q.in_service.as_ref().map_or(CELL_BITS, Cell::bits);
-        Ok(Some(now + self.clock.tx_time(bits)))
-    }
-
-    /// The cell in service finished transmission at `now`: it enters the pipe (the result says
-    /// when it arrives and whether it is the pipe's new head) and the next cell starts (with
-    /// the time its transmission ends).
-    pub fn depart(&mut self, now: SimTime) -> ((SimTime, bool), Option<SimTime>) {
-        let Scheduling::StrictPriority(q) = &mut self.scheduling else { unreachable!("FIFO ports do not depart") };
-        let cell = q.in_service.take().expect("a departure has a cell in service");
-        if !cell.high_priority() {
-            self.buffer.release(cell.vc);
-            self.queue.record(now, self.buffer.len());
-        }
-        self.departed += 1;
-        self.departed_bits += cell.bits();
-        let arrival = now + self.delay;
-        let head = self.pipe.is_empty();
-        self.pipe.push_back(InFlight { arrival, cell });
-        q.in_service = q.pick();
-        let clock = &mut self.clock;
-        let next = q.in_service.as_ref().map(|c| now + clock.tx_time(c.bits()));
-        ((arrival, head), next)
-    }
-
-    /// Offers a cell at `now` (after `sync(now)`). If it fits, it enters the pipe and the
-    /// result says when it reaches the far end and whether it is the pipe's new head (the
-    /// caller then schedules the arrival).
-    #[inline]
-    pub fn offer(&mut self, now: SimTime, cell: Cell) -> Result<(SimTime, bool), DropReason> {
-        debug_assert!(self.buffer.head_departure().is_none_or(|d| d > now), "sync before offer");
-        if let Some(red) = self.red.as_mut() {
-            let idle_since = self.buffer.is_empty().then_some(self.busy_until);
-            if red.on_arrival(now, self.buffer.len(), idle_since) {
-                self.buffer.reject(cell.vc, DropReason::Early);
-                return Err(DropReason::Early);
-            }
-        }
-        let clock = &mut self.clock;
-        let busy_until = &mut self.busy_until;
-        let dep = self.buffer.offer(&cell, || {
-            let t = now.max(*busy_until) + clock.tx_time(cell.bits());
-            *busy_until = t;
-            t
-        })?;
-        self.queue.admit(now, dep, self.buffer.len());
-        let arrival = dep + self.delay;
-        let head = self.pipe.is_empty();
-        self.pipe.push_back(InFlight { arrival, cell });
-        Ok((arrival, head))
     }
 }

@@ -1,4 +1,4 @@
-//! A FIFO ring of `Copy` items with a power-of-two capacity, for the link pipes and the buffer
+//! A ring (first in, first out) of `Copy` items with a power-of-two capacity, for the link pipes and the buffer
 //! tokens: every cell-hop pops and pushes a few of these.
 //!
 //! `VecDeque` wraps an index with a compare and a conditional move against an arbitrary
@@ -6,20 +6,20 @@
 //! with copies of an item it holds, so it needs no `Default` and no uninitialised memory.
 
 #[derive(Clone, Debug)]
-pub struct Fifo<T> {
+pub struct Ring<T> {
     /// `buf.len()` is zero or a power of two; item `i` (0 = oldest) is at `(head + i) & mask`.
     buf: Vec<T>,
     head: usize,
     len: usize,
 }
 
-impl<T: Copy> Default for Fifo<T> {
+impl<T: Copy> Default for Ring<T> {
     fn default() -> Self {
-        Fifo { buf: Vec::new(), head: 0, len: 0 }
+        Ring { buf: Vec::new(), head: 0, len: 0 }
     }
 }
 
-impl<T: Copy> Fifo<T> {
+impl<T: Copy> Ring<T> {
     #[inline]
     fn mask(&self) -> usize {
         self.buf.len().wrapping_sub(1)
@@ -107,7 +107,7 @@ mod tests {
     /// Agrees with `VecDeque` through growth and wrap-around.
     #[test]
     fn behaves_like_vecdeque() {
-        let mut f = Fifo::default();
+        let mut f = Ring::default();
         let mut d = VecDeque::new();
         let mut x = 0u64;
         for step in 0..20_000u64 {

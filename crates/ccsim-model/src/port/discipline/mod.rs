@@ -1,0 +1,186 @@
+//! Port disciplines: the order in which a port's transmitter takes what its buffer admitted.
+//! One file per discipline; the `AnyDiscipline` family is stored inline in the port.
+//!
+//! Two shapes, because they cost differently:
+//!
+//! - **FIFO** (`fifo.rs`, the fast path): work-conserving and never reordering, so an admitted
+//!   cell's departure is known at admission. The cell goes straight into the link pipe with its
+//!   arrival time and the buffer keeps a token (departure time, VC, size); departures are
+//!   applied lazily by `Port::sync`. No departure events.
+//! - **Held** disciplines (`Held`, the `AnyHeldOrder` family): the port holds its cells and the
+//!   transmitter takes one at a time, so departures are events (`World`'s `PortDeparture`).
+//!   Only ports that use one pay for it (the state is boxed; FIFO ports keep their layout).
+//!
+//! ## The contract a held discipline implements (`HeldOrder`)
+//!
+//! - **Admission.** The port's buffer and its policy decide first, for the classes the buffer
+//!   covers (`buffered`); `hold` sees only cells that were admitted (or classes outside the
+//!   buffer, such as strict priority's high class, which are never dropped [RECON]).
+//! - **Books.** The buffer counts a held cell as queued from admission until its transmission
+//!   *ends*: the port calls `PortBuffer::release` then, records the queue length, and the cell
+//!   enters the pipe. Every held cell is visible to `cells` (conservation counts them).
+//! - **When a cell may leave.** Whenever the transmitter is free, the port asks `next`. A cell
+//!   returned is in service for its serialisation time; its end is the port's one pending
+//!   `PortDeparture` event. `None` with cells held means none is eligible now (a credit-gated
+//!   transmitter waiting for credit): the transmitter idles until `Port::kick` is called (by the
+//!   credit's arrival), which asks `next` again.
+//! - **Order.** A discipline may reorder across VCs (priority, fair queuing) but must keep each
+//!   VC's cells in order (AAL5 reassembly and TCP rely on it).
+//!
+//! A new discipline: a file with its state and `impl HeldOrder`, a variant of `AnyHeldOrder`
+//! and its arms below (docs/extending.md).
+
+mod fifo;
+mod strict_priority;
+
+pub use strict_priority::StrictPriority;
+
+use super::{DropReason, InFlight, Port};
+use crate::cell::Cell;
+use ccsim_engine::SimTime;
+
+/// How a port orders its cells.
+#[derive(Clone, Debug, Default)]
+pub enum AnyDiscipline {
+    /// First in, first out; a cell's departure is computed when it is admitted (fast path).
+    #[default]
+    Fifo,
+    /// A discipline that holds its cells; departures are events. Boxed: inline, its queues would
+    /// push the port's per-cell fields apart (see `Port`).
+    Held(Box<Held>),
+}
+
+/// What every held discipline shares: the cell in service, and the discipline's own order.
+#[derive(Clone, Debug)]
+pub struct Held {
+    /// The cell being transmitted, chosen when its transmission began.
+    in_service: Option<Cell>,
+    order: AnyHeldOrder,
+}
+
+/// The held disciplines.
+#[derive(Clone, Debug)]
+pub enum AnyHeldOrder {
+    /// CBR/VBR cells before ABR/UBR cells, non-preemptive (background traffic).
+    StrictPriority(StrictPriority),
+}
+
+/// The contract of a held discipline (module doc).
+pub trait HeldOrder {
+    /// Whether the port's buffer (capacity, policy, books) covers this cell's class.
+    fn buffered(&self, cell: &Cell) -> bool;
+    /// Keeps an admitted cell.
+    fn hold(&mut self, cell: Cell);
+    /// The next cell to transmit now, if one is eligible.
+    fn next(&mut self, now: SimTime) -> Option<Cell>;
+    /// Every cell held (not the one in service).
+    fn cells(&self) -> impl Iterator<Item = &Cell>;
+}
+
+impl AnyHeldOrder {
+    #[inline]
+    fn buffered(&self, cell: &Cell) -> bool {
+        match self {
+            AnyHeldOrder::StrictPriority(d) => d.buffered(cell),
+        }
+    }
+    #[inline]
+    fn hold(&mut self, cell: Cell) {
+        match self {
+            AnyHeldOrder::StrictPriority(d) => d.hold(cell),
+        }
+    }
+    #[inline]
+    fn next(&mut self, now: SimTime) -> Option<Cell> {
+        match self {
+            AnyHeldOrder::StrictPriority(d) => d.next(now),
+        }
+    }
+}
+
+impl Held {
+    pub fn new(order: AnyHeldOrder) -> Self {
+        Held { in_service: None, order }
+    }
+
+    /// Every cell the port holds, the one in service included (conservation counts).
+    pub fn cells(&self) -> Box<dyn Iterator<Item = &Cell> + '_> {
+        let held: Box<dyn Iterator<Item = &Cell>> = match &self.order {
+            AnyHeldOrder::StrictPriority(d) => Box::new(d.cells()),
+        };
+        Box::new(self.in_service.iter().chain(held))
+    }
+}
+
+impl Port {
+    /// Whether this port holds its cells (departures are events).
+    #[inline]
+    pub fn is_event_scheduled(&self) -> bool {
+        matches!(self.discipline, AnyDiscipline::Held(_))
+    }
+
+    /// The cells a held discipline holds, in service included (none for FIFO: its queued cells
+    /// are already in the pipe).
+    pub fn held_cells(&self) -> Option<Box<dyn Iterator<Item = &Cell> + '_>> {
+        match &self.discipline {
+            AnyDiscipline::Held(h) => Some(h.cells()),
+            AnyDiscipline::Fifo => None,
+        }
+    }
+
+    /// Offers a cell to a held-discipline port. If the transmitter was idle and a cell is
+    /// eligible, it starts now and the result is when its transmission ends (the caller
+    /// schedules the departure).
+    pub fn offer_held(&mut self, now: SimTime, cell: Cell) -> Result<Option<SimTime>, DropReason> {
+        let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports use offer") };
+        let buffered = h.order.buffered(&cell);
+        if buffered {
+            self.buffer.admit(&cell)?;
+        }
+        h.order.hold(cell);
+        if buffered {
+            self.queue.record(now, self.buffer.len());
+        }
+        if h.in_service.is_some() {
+            return Ok(None);
+        }
+        Ok(self.start_next(now))
+    }
+
+    /// The transmitter is free at `now`: the discipline's next eligible cell starts, and the
+    /// result is when its transmission ends.
+    fn start_next(&mut self, now: SimTime) -> Option<SimTime> {
+        let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports do not hold") };
+        h.in_service = h.order.next(now);
+        let clock = &mut self.clock;
+        h.in_service.as_ref().map(|c| now + clock.tx_time(c.bits()))
+    }
+
+    /// An idle transmitter looks again (a credit arrived): the result is when the transmission
+    /// it starts ends, if it starts one.
+    pub fn kick(&mut self, now: SimTime) -> Option<SimTime> {
+        let AnyDiscipline::Held(h) = &self.discipline else { return None };
+        if h.in_service.is_some() {
+            return None;
+        }
+        self.start_next(now)
+    }
+
+    /// The cell in service finished transmission at `now`: it leaves the buffer's books and
+    /// enters the pipe (the result says when it arrives and whether it is the pipe's new head),
+    /// and the next cell starts (with the time its transmission ends).
+    pub fn depart(&mut self, now: SimTime) -> ((SimTime, bool), Option<SimTime>) {
+        let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports do not depart") };
+        let cell = h.in_service.take().expect("a departure has a cell in service");
+        if h.order.buffered(&cell) {
+            self.buffer.release(cell.vc);
+            self.queue.record(now, self.buffer.len());
+        }
+        self.departed += 1;
+        self.departed_bits += cell.bits();
+        let arrival = now + self.delay;
+        let head = self.pipe.is_empty();
+        self.pipe.push_back(InFlight { arrival, cell });
+        ((arrival, head), self.start_next(now))
+    }
+}

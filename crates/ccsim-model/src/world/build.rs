@@ -1,0 +1,293 @@
+//! Building a world: nodes, ports and VCs from specs, then the derived tables (what each port
+//! leads to, lazy ends, windowed-mode inputs, idle schemes) and the initial events.
+//!
+//! Owns `WorldBuilder` and the specs; it decides nothing at run time.
+
+use super::node::{Node, NodeKind};
+use super::vc::{Ends, Vc, VcBooks};
+use super::windows::MIN_WINDOW;
+use super::{Event, World};
+use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
+use crate::ids::{NodeId, PortId, VcId};
+use crate::ip::{AnyEdge, AnyIpControl, FiewaFlow, FiewaParams};
+use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
+use crate::port::{AnyBufferPolicy, AnyDiscipline, AnyHeldOrder, Held, Port};
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp_host::{AbrAdapter, HostLink, TcpEnds};
+use crate::vbr::OnOffSource;
+use ccsim_engine::{ByEvent, EventQueue, Fingerprint, RngStream, SimDuration, SimTime, StreamKey};
+use std::collections::VecDeque;
+
+/// A port to create, as the scenario layer describes it.
+pub struct PortSpec {
+    pub name: String,
+    pub link_name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate_bps: u64,
+    pub delay: SimDuration,
+    /// Capacity in cells, or in packets on an IP link.
+    pub buffer_cells: u32,
+    pub scheme: Option<crate::abr::switch::AnyAbrSwitch>,
+    pub policy: AnyBufferPolicy,
+    /// An IP link: packets of their own sizes.
+    pub packets: bool,
+    /// Random Early Detection (IP router ports).
+    pub red: Option<crate::port::Red>,
+    /// IP congestion control at a router port (FICCRD).
+    pub control: Option<AnyIpControl>,
+}
+
+impl PortSpec {
+    /// A plain FIFO port of a link: drop-tail, no switch scheme, no IP queue management; set the
+    /// rest with struct update syntax.
+    pub fn link(name: String, link_name: String, from: NodeId, to: NodeId, rate_bps: u64, delay: SimDuration, buffer: u32) -> Self {
+        PortSpec {
+            name,
+            link_name,
+            from,
+            to,
+            rate_bps,
+            delay,
+            buffer_cells: buffer,
+            scheme: None,
+            policy: AnyBufferPolicy::CellDropTail,
+            packets: false,
+            red: None,
+            control: None,
+        }
+    }
+}
+
+/// A connection to create.
+pub struct VcSpec {
+    pub name: String,
+    pub dest_name: String,
+    pub fwd_ports: Vec<PortId>,
+    pub rev_ports: Vec<PortId>,
+    pub start: SimTime,
+    pub stop: SimTime,
+    pub kind: VcKind,
+    /// The first router of the route is a FICCRD source edge with FIEWA enforcement (TCP over
+    /// IP only; that router's kind is `NodeKind::IpEdge`).
+    pub edge: Option<FiewaParams>,
+}
+
+/// The traffic of a VC to create.
+pub enum VcKind {
+    Abr { params: AbrParams, misbehaviour: Misbehaviour },
+    /// `abr`: run over ABR with these source parameters instead of UBR.
+    Tcp { sender: TcpSender, receiver: TcpReceiver, link: HostLink, abr: Option<AbrParams> },
+    Vbr { peak: f64, mean_on: SimDuration, mean_off: SimDuration, rng: RngStream },
+}
+
+pub struct WorldBuilder {
+    n_vcs: usize,
+    seed: u64,
+    replication: u64,
+    nodes: Vec<Node>,
+    ports: Vec<Port>,
+    vcs: Vec<Vc>,
+}
+
+impl WorldBuilder {
+    /// `n_vcs` sizes the per-VC tables of ports and schemes; add exactly that many VCs.
+    pub fn new(n_vcs: usize) -> Self {
+        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new() }
+    }
+
+    /// The seed and replication every random stream of this world derives from.
+    pub fn seed(mut self, seed: u64, replication: u64) -> Self {
+        self.seed = seed;
+        self.replication = replication;
+        self
+    }
+
+    pub fn n_vcs(&self) -> usize {
+        self.n_vcs
+    }
+
+    /// Ports created so far (the next port's index).
+    pub fn n_ports(&self) -> usize {
+        self.ports.len()
+    }
+
+    /// VCs added so far (the next VC's index).
+    pub fn n_vcs_added(&self) -> usize {
+        self.vcs.len()
+    }
+
+    /// A random stream of this world's seed for one component and purpose.
+    pub fn stream(&self, component: u64, purpose: u64) -> RngStream {
+        RngStream::new(StreamKey { seed: self.seed, replication: self.replication, component, purpose })
+    }
+
+    pub fn add_node(&mut self, name: impl Into<String>, kind: NodeKind) -> NodeId {
+        self.nodes.push(Node { name: name.into(), kind });
+        NodeId(self.nodes.len() as u32 - 1)
+    }
+
+    pub fn add_port(&mut self, s: PortSpec) -> PortId {
+        let at_switch = self.nodes[s.from.index()].kind.in_network();
+        let mut port =
+            Port::new(s.name, s.link_name, s.from, s.to, s.rate_bps, s.delay, s.buffer_cells, self.n_vcs, s.scheme, at_switch);
+        port.buffer = port.buffer.with_policy(s.policy, true);
+        port.packets = s.packets;
+        port.red = s.red;
+        port.control = s.control;
+        self.ports.push(port);
+        PortId(self.ports.len() as u32 - 1)
+    }
+
+    pub fn add_vc(&mut self, s: VcSpec) -> VcId {
+        let id = VcId(self.vcs.len() as u32);
+        assert!(id.index() < self.n_vcs, "more VCs than announced to WorldBuilder::new");
+        assert!(!s.fwd_ports.is_empty() && s.fwd_ports.len() == s.rev_ports.len());
+        let (ends, abr) = match s.kind {
+            VcKind::Abr { params, misbehaviour } => (
+                Ends::Abr {
+                    dest: AbrDestination::new(params.bidding),
+                    source: AbrSource::new(id, params, s.start, s.stop).with_misbehaviour(misbehaviour),
+                },
+                true,
+            ),
+            VcKind::Tcp { sender, receiver, link, abr } => {
+                let mut ends = TcpEnds::new(sender, receiver, s.start, link);
+                let over_abr = abr.is_some();
+                ends.abr = abr.map(|params| AbrAdapter {
+                    dest: AbrDestination::new(params.bidding),
+                    source: AbrSource::new(id, params, s.start, s.stop).with_backlog(),
+                    backlog: VecDeque::new(),
+                });
+                (Ends::Tcp(Box::new(ends)), over_abr)
+            }
+            VcKind::Vbr { peak, mean_on, mean_off, rng } => {
+                // Every port it crosses serves it with strict priority.
+                for p in &s.fwd_ports {
+                    let port = &mut self.ports[p.index()];
+                    if !port.is_event_scheduled() {
+                        let order = AnyHeldOrder::StrictPriority(Default::default());
+                        port.discipline = AnyDiscipline::Held(Box::new(Held::new(order)));
+                    }
+                }
+                (Ends::Vbr(OnOffSource::new(id, peak, mean_on, mean_off, s.start, rng)), false)
+            }
+        };
+        let edge = s.edge.map(|params| {
+            let mss = match &ends {
+                Ends::Tcp(t) => t.sender.core.cfg.smss,
+                _ => panic!("an edge router's enforcement needs a TCP connection"),
+            };
+            let edge_node = self.ports[s.fwd_ports[1].index()].from;
+            assert_eq!(self.nodes[edge_node.index()].kind, NodeKind::IpEdge, "a flow's source edge is an IpEdge node");
+            let out = self.ports[s.fwd_ports[1].index()].rate_bps() as f64;
+            let access = self.ports[s.fwd_ports[0].index()].delay;
+            Box::new(AnyEdge::Fiewa(FiewaFlow::new(params, out, access, mss)))
+        });
+        self.vcs.push(Vc {
+            name: s.name,
+            dest_name: s.dest_name,
+            fwd_ports: s.fwd_ports,
+            rev_ports: s.rev_ports,
+            ends,
+            abr,
+            wake_gen: 0,
+            lazy_source: false,
+            pending_wake: None,
+            books: VcBooks::default(),
+            edge,
+        });
+        id
+    }
+
+    pub fn build(self, measure: MeasureSpec) -> World {
+        assert_eq!(self.vcs.len(), self.n_vcs, "fewer VCs than announced to WorldBuilder::new");
+        // An event's tie holds its component in 24 bits.
+        assert!(self.ports.len() < 1 << 24 && self.vcs.len() < 1 << 24, "more than 2^24 ports or VCs");
+        let arrive_kind = self.ports.iter().map(|p| self.nodes[p.to.index()].kind).collect();
+        let mut w = World {
+            nodes: self.nodes,
+            ports: self.ports,
+            vcs: self.vcs,
+            arrive_kind,
+            queue: EventQueue::with_rule(ByEvent),
+            lps: Vec::new(),
+            lookahead: SimDuration::ZERO,
+            bound: (SimTime::ZERO, 0),
+            node_inputs: Vec::new(),
+            tournament: Vec::new(),
+            arrive_lp: Vec::new(),
+            port_lp: Vec::new(),
+            vc_lp: Vec::new(),
+            now: SimTime::ZERO,
+            measure,
+            rec: Recordings::default(),
+            window: WindowSnapshot::default(),
+            last_port_bits: Vec::new(),
+            events: 0,
+            cell_hops: 0,
+            fingerprint: Fingerprint::default(),
+            current: None,
+            seed: self.seed,
+            replication: self.replication,
+            scratch_fwd: Vec::new(),
+            scratch_bwd: Vec::new(),
+        };
+        w.last_port_bits = vec![0; w.ports.len()];
+        w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
+        w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
+        w.mark_lazy_ends();
+        w.index_inputs();
+        w.drop_idle_schemes();
+        let mut initial = Vec::new();
+        for (i, vc) in w.vcs.iter().enumerate() {
+            let id = VcId(i as u32);
+            if vc.abr_source().is_some() || vc.background().is_some() {
+                initial.push((vc.start_time(), Event::SourceStart(id)));
+            }
+            if vc.tcp().is_some() {
+                initial.push((vc.start_time(), Event::TcpStart(id)));
+            }
+        }
+        for (i, port) in w.ports.iter().enumerate() {
+            if let Some(due) = port.scheme.as_ref().and_then(|s| s.timer_due()) {
+                initial.push((due, Event::SchemeTimer(PortId(i as u32))));
+            }
+        }
+        initial.push((w.measure.window_start.min(w.measure.end), Event::WindowOpen));
+        if !w.measure.interval.is_zero() {
+            initial.push((SimTime::ZERO, Event::Sample));
+        }
+        for (t, ev) in initial {
+            w.schedule(t, ev);
+        }
+        if w.can_run_in_windows().is_ok() && w.lookahead_bound() >= MIN_WINDOW {
+            w.set_windowed(true).expect("checked");
+        }
+        w
+    }
+}
+
+impl World {
+    /// Per port, whether a VC that `which` selects crosses it forward.
+    pub(in crate::world) fn crossed_forward(&self, which: impl Fn(&Vc) -> bool) -> Vec<bool> {
+        let mut crossed = vec![false; self.ports.len()];
+        for vc in self.vcs.iter().filter(|vc| which(vc)) {
+            for p in &vc.fwd_ports {
+                crossed[p.index()] = true;
+            }
+        }
+        crossed
+    }
+
+    /// How many VCs use each port.
+    pub(in crate::world) fn port_users(&self) -> Vec<u32> {
+        let mut users = vec![0u32; self.ports.len()];
+        for vc in &self.vcs {
+            for p in vc.fwd_ports.iter().chain(&vc.rev_ports) {
+                users[p.index()] += 1;
+            }
+        }
+        users
+    }
+}

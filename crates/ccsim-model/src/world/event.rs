@@ -1,0 +1,101 @@
+//! The world's events: who is woken, and the one order of simultaneous events.
+//!
+//! Owns the `Event` enum, its intrinsic tie (the only tie order any world uses) and its
+//! fingerprint words. It runs nothing: `run.rs` dispatches, the rooms handle.
+
+use super::World;
+use crate::ids::{PortId, VcId};
+use ccsim_engine::{IntrinsicOrder, SimTime};
+
+/// Who is woken. Small and `Copy`: the queue holds one per busy component.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The head cell of a port's pipe reached the far end of the link.
+    PipeArrival(PortId),
+    /// The cell in service at an event-scheduled port (a held discipline) finished transmission.
+    PortDeparture(PortId),
+    /// A source connects.
+    SourceStart(VcId),
+    /// A source's pacing timer; the generation makes superseded wake-ups harmless.
+    SourceWake(VcId, u32),
+    /// A port's switch scheme asked for a timer (e.g. ERICA's averaging interval).
+    SchemeTimer(PortId),
+    /// A TCP connection opens.
+    TcpStart(VcId),
+    /// A TCP connection's timer (retransmission or delayed ACK); generation as for sources.
+    TcpTimer(VcId, u32),
+    /// Record one sample of every time series.
+    Sample,
+    /// The measurement window opens.
+    WindowOpen,
+}
+
+/// Simultaneous events run in an order that depends only on what they are and when, never on
+/// when they were scheduled, so that it survives any partition of the events into queues
+/// (`World`'s windowed mode). Every world, with TCP or without, uses this order. By kind
+/// first: arrivals, departures, timers, sources, TCP, and observers (the window, samples)
+/// last, so that a sample sees everything that happened at its picosecond. Within a kind, in a
+/// pseudo-random order drawn afresh at every picosecond (a hash of the time and the
+/// component), then by component: ordering by component alone would let the lowest-numbered VC
+/// always go first when timers expire together (TCP's coarse ticks, GFC1's equal starts), a
+/// bias the order of scheduling did not have either. The generation (low 8 bits) only
+/// separates superseded wake-ups, which do nothing.
+impl IntrinsicOrder for Event {
+    #[inline]
+    fn tie(&self, time: SimTime) -> u64 {
+        let (rank, comp, gen) = match *self {
+            Event::PipeArrival(p) => (0u64, p.0, 0),
+            Event::PortDeparture(p) => (1, p.0, 0),
+            Event::SchemeTimer(p) => (2, p.0, 0),
+            Event::SourceWake(v, g) => (3, v.0, g),
+            Event::SourceStart(v) => (4, v.0, 0),
+            Event::TcpTimer(v, g) => (5, v.0, g),
+            Event::TcpStart(v) => (6, v.0, 0),
+            Event::WindowOpen => (7, 0, 0),
+            Event::Sample => (8, 0, 0),
+        };
+        let comp = comp as u64 & 0xff_ffff;
+        rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
+    }
+}
+
+/// Ties among simultaneous events of one kind (`IntrinsicOrder for Event`): 24 bits of a hash
+/// of the time and the component.
+#[inline]
+pub(super) fn shuffle(time_ps: u64, comp: u64) -> u64 {
+    let mut h = (time_ps ^ comp.rotate_left(40)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 32;
+    h & 0xff_ffff
+}
+
+impl Event {
+    /// The event's words in the fingerprint.
+    pub(super) fn kind_and_component(self) -> (u32, u32) {
+        match self {
+            Event::PipeArrival(p) => (1, p.0),
+            Event::SourceStart(v) => (2, v.0),
+            Event::SourceWake(v, _) => (3, v.0),
+            Event::SchemeTimer(p) => (4, p.0),
+            Event::Sample => (5, 0),
+            Event::WindowOpen => (6, 0),
+            Event::TcpStart(v) => (7, v.0),
+            Event::TcpTimer(v, _) => (8, v.0),
+            Event::PortDeparture(p) => (9, p.0),
+        }
+    }
+
+    /// A readable description, for error messages.
+    pub fn describe(self, world: &World) -> String {
+        match self {
+            Event::PipeArrival(p) => format!("arrival over link {}", world.ports[p.index()].name),
+            Event::SourceStart(v) => format!("start of source {}", world.vcs[v.index()].name),
+            Event::SourceWake(v, _) => format!("source {}", world.vcs[v.index()].name),
+            Event::SchemeTimer(p) => format!("switch timer at port {}", world.ports[p.index()].name),
+            Event::TcpStart(v) => format!("start of TCP connection {}", world.vcs[v.index()].name),
+            Event::TcpTimer(v, _) => format!("TCP timer of {}", world.vcs[v.index()].name),
+            Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
+            Event::Sample => "sampling".into(),
+            Event::WindowOpen => "measurement window".into(),
+        }
+    }
+}

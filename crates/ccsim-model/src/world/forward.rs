@@ -1,0 +1,119 @@
+//! Cells between nodes: a cell leaving a link's pipe at the far end (then `node/` decides what
+//! it meets), a cell offered to a port (FIFO or held discipline, drops into the VC's books), a
+//! held discipline's departure, and bringing everything applied lazily up to now.
+//!
+//! Owns the hop count; never decides routing or admission (the cell's hop and the port do).
+
+use super::{Event, World};
+use crate::cell::Cell;
+use crate::ids::PortId;
+use crate::port::InFlight;
+use ccsim_engine::SimTime;
+
+impl World {
+    #[inline]
+    pub(in crate::world) fn on_pipe_arrival(&mut self, p: PortId) {
+        if self.ports[p.index()].lazy_sink {
+            return self.drain_sink(p, self.now, true);
+        }
+        let (cell, next) = self.take_arrival(p);
+        let dry = self.ports[p.index()].lazy_source && next.is_none();
+        if let Some(next) = next {
+            self.schedule(next, Event::PipeArrival(p));
+        }
+        self.arrive(p, cell);
+        if dry {
+            self.advance_source(cell.vc);
+        }
+    }
+
+    /// The head cell of pipe `p` reaches the far end now: it leaves the pipe and counts as a
+    /// hop; the result is the cell and when the pipe's next cell arrives. (Its departure from
+    /// the buffer is applied by the port's next `sync`, at its own time: everything that reads
+    /// the port syncs it first.)
+    #[inline(always)]
+    pub(in crate::world) fn take_arrival(&mut self, p: PortId) -> (Cell, Option<SimTime>) {
+        let port = &mut self.ports[p.index()];
+        let InFlight { arrival, cell } = port.pipe.pop_front().expect("an arrival has a cell");
+        debug_assert_eq!(arrival, self.now);
+        port.delivered += 1;
+        let next = port.pipe.front().map(|n| n.arrival);
+        // A pipe's entries were written one propagation delay ago and have left the nearer
+        // caches. Touching the entry after next now (a load nothing waits for) brings its cache
+        // line in long before this pipe's next events need it.
+        if let Some(later) = port.pipe.get(2) {
+            std::hint::black_box(later.arrival);
+        }
+        self.cell_hops += 1;
+        (cell, next)
+    }
+
+    /// A held discipline's cell finished transmission: it enters the pipe, the next starts.
+    #[inline]
+    pub(in crate::world) fn on_port_departure(&mut self, p: PortId) {
+        let now = self.now;
+        let ((arrival, head), next) = self.ports[p.index()].depart(now);
+        if head {
+            self.schedule(arrival, Event::PipeArrival(p));
+        }
+        if let Some(t) = next {
+            self.schedule(t, Event::PortDeparture(p));
+        }
+    }
+
+    /// Offers a cell to port `p`.
+    #[inline]
+    pub(in crate::world) fn enqueue(&mut self, p: PortId, cell: Cell) {
+        self.ports[p.index()].sync(self.now);
+        self.enqueue_synced(p, cell);
+    }
+
+    /// As `enqueue`, for a port already brought up to now (`Port::sync` or `Port::view`).
+    #[inline]
+    pub(in crate::world) fn enqueue_synced(&mut self, p: PortId, cell: Cell) {
+        self.enqueue_at(p, cell, self.now);
+    }
+
+    /// Offers a cell to port `p`, brought up to `now` already, at time `now`.
+    #[inline]
+    pub(in crate::world) fn enqueue_at(&mut self, p: PortId, cell: Cell, now: SimTime) {
+        let port = &mut self.ports[p.index()];
+        if port.is_event_scheduled() {
+            match port.offer_held(now, cell) {
+                Ok(Some(t)) => self.schedule(t, Event::PortDeparture(p)),
+                Ok(None) => {}
+                Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
+            }
+            return;
+        }
+        match port.offer(now, cell) {
+            Ok((arrival, head)) => {
+                if port.lazy_sink {
+                    // Only RM cells get an event (the first one in the pipe).
+                    if cell.is_rm() {
+                        port.sink_rm += 1;
+                        if !port.sink_event {
+                            port.sink_event = true;
+                            self.schedule(arrival, Event::PipeArrival(p));
+                        }
+                    }
+                } else if head {
+                    self.schedule(arrival, Event::PipeArrival(p));
+                }
+            }
+            Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
+        }
+    }
+
+    /// Brings everything that is applied lazily up to `now` before anything reads the counters
+    /// (sampling, the window opening, the end of a chunk): lazy sources' emissions, lazy sinks'
+    /// deliveries, ports' departures.
+    pub(in crate::world) fn settle(&mut self) {
+        let now = self.now;
+        self.catch_up_sources(now);
+        self.drain_sinks(now);
+        for p in &mut self.ports {
+            p.sync(now);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The world: arenas of nodes, ports and connections, the event queues, and the rooms that act
+//! on them. This file owns the `World` struct, its ids and its read-only public API; every
+//! behaviour lives in a room of its own:
+//!
+//! | room | owns |
+//! |---|---|
+//! | `event.rs` | the `Event` enum and the one order of simultaneous events |
+//! | `build.rs` | `WorldBuilder`: nodes, ports and VCs from specs, the initial events |
+//! | `run.rs` | the single-queue loop, dispatch of events, scheduling |
+//! | `windows.rs` | the windowed mode: one queue per node, the tournament over pipe heads |
+//! | `forward.rs` | a cell leaving a pipe, entering a port, leaving an event-scheduled port |
+//! | `node/` | what a cell meets at a node, by the node's kind (host, switch, router, IP edge) |
+//! | `emit.rs` | sources: start, pacing wake-ups, cells leaving hosts |
+//! | `lazy.rs` | lazy sources and sinks (emissions and deliveries applied in batches) |
+//! | `tcp.rs` | TCP connections: start, timers, cells their hosts produce |
+//! | `sample.rs` | time series samples and the measurement window's opening |
+//! | `report.rs` | the end-of-run report, conservation, max-min rates |
+//! | `vc.rs` | a connection's record: route by hop, ends, edge state, books |
+//!
+//! Routing is by hop index. A VC's path is nodes n0 (source host), n1..nk (switches or routers),
+//! n(k+1) (destination host). `fwd_ports[i]` is the port at n(i) towards n(i+1) and
+//! `rev_ports[i]` the port at n(i+1) towards n(i). A forward cell on `fwd_ports[i]` carries
+//! `hop = i` and arrives at node i+1; a backward cell on `rev_ports[i]` arrives at node i.
+//! No table look-up by node is needed on the per-cell path; the kind of the node a port leads to
+//! is one byte per port (`arrive_kind`).
+
+mod build;
+mod emit;
+mod event;
+mod forward;
+mod lazy;
+pub mod node;
+mod report;
+mod run;
+mod sample;
+mod tcp;
+mod vc;
+mod windows;
+
+pub use build::{PortSpec, VcKind, VcSpec, WorldBuilder};
+pub use event::Event;
+pub use node::{Node, NodeKind};
+pub use report::{PortReport, Report, TcpReport, VcReport};
+pub use vc::{Ends, Vc, VcBooks};
+pub use windows::MIN_WINDOW;
+
+use crate::cell::Cell;
+use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
+use crate::port::Port;
+use ccsim_engine::{ByEvent, EventQueue, Fingerprint, RngStream, SimDuration, SimTime, StreamKey};
+
+pub struct World {
+    pub nodes: Vec<Node>,
+    pub ports: Vec<Port>,
+    pub vcs: Vec<Vc>,
+    /// Per port, the kind of the node at its far end: what arriving cells meet (`node/`).
+    arrive_kind: Vec<NodeKind>,
+    /// Every event (single-queue mode), or only the observers' (windowed mode).
+    queue: EventQueue<Event, ByEvent>,
+    /// Windowed mode: one queue per node (empty in single-queue mode); see `windows.rs`.
+    lps: Vec<EventQueue<Event, ByEvent>>,
+    /// Windowed mode: the shortest link delay, the longest a window may be.
+    lookahead: SimDuration,
+    /// Windowed mode: the window being run ends before this key (time, tie).
+    bound: (SimTime, u64),
+    /// Windowed mode: per node, the pipes whose arrivals `run_node` takes in order itself
+    /// (`index_inputs`), in port order; the reused tournament over their heads.
+    node_inputs: Vec<Vec<crate::ids::PortId>>,
+    tournament: Vec<u64>,
+    /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its
+    /// far end, its departures and timers to its own node, a VC's source events to its source
+    /// host.
+    arrive_lp: Vec<u32>,
+    port_lp: Vec<u32>,
+    vc_lp: Vec<u32>,
+    now: SimTime,
+    pub measure: MeasureSpec,
+    pub rec: Recordings,
+    window: WindowSnapshot,
+    last_port_bits: Vec<u64>,
+    events: u64,
+    cell_hops: u64,
+    fingerprint: Fingerprint,
+    current: Option<Event>,
+    seed: u64,
+    replication: u64,
+    /// Reused cell buffers for TCP hosts (no allocation per packet).
+    scratch_fwd: Vec<Cell>,
+    scratch_bwd: Vec<Cell>,
+}
+
+impl World {
+    /// An independent random stream for one component and purpose (STYLE §12): adding a
+    /// component never changes the draws of another.
+    pub fn stream(&self, component: u64, purpose: u64) -> RngStream {
+        RngStream::new(StreamKey { seed: self.seed, replication: self.replication, component, purpose })
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    pub fn end(&self) -> SimTime {
+        self.measure.end
+    }
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    /// Cells that finished crossing a link (IP packets are counted by `packet_hops`).
+    pub fn cell_hops(&self) -> u64 {
+        self.cell_hops - self.packet_hops()
+    }
+    /// IP packets that finished crossing a link.
+    pub fn packet_hops(&self) -> u64 {
+        self.ports.iter().filter(|p| p.packets).map(|p| p.delivered).sum()
+    }
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
+    }
+    pub fn is_done(&self) -> bool {
+        self.now >= self.measure.end
+    }
+    /// The event being processed (for error reports after a panic).
+    pub fn current_event(&self) -> Option<Event> {
+        self.current
+    }
+}

@@ -1,0 +1,90 @@
+//! An end-system host: a forward cell has reached its VC's destination host, a backward cell its
+//! source host. The VC's `Ends` decide: TM 4.0 destination and source, TCP receiver and sender
+//! behind their AAL5 adapters (over UBR or ABR), the sink of background traffic.
+//!
+//! May touch the arriving cell's VC (its ends and books) and send by its own access links
+//! (`send_backward`, `tcp_emit`); source pacing itself lives in `emit.rs`, TCP timers in `tcp.rs`.
+
+use crate::cell::{Cell, CellKind};
+use crate::world::{Ends, World};
+
+impl World {
+    /// A cell arrived at a host: the end of its route in its direction.
+    #[inline(always)]
+    pub(in crate::world) fn at_host(&mut self, cell: Cell) {
+        if cell.is_forward() {
+            self.at_destination(cell);
+        } else {
+            self.at_source(cell);
+        }
+    }
+
+    /// A forward cell at its VC's destination host.
+    #[inline]
+    fn at_destination(&mut self, cell: Cell) {
+        let vc = &mut self.vcs[cell.vc.index()];
+        vc.books.fwd_delivered += 1;
+        if cell.kind == CellKind::Data {
+            vc.books.data_delivered += 1;
+        }
+        let brm = match &mut vc.ends {
+            Ends::Abr { dest, .. } => dest.on_cell(&cell),
+            // TCP over ABR: the destination end system turns the FRM around.
+            Ends::Tcp(t) if cell.kind == CellKind::Frm => t.abr.as_mut().and_then(|a| a.dest.on_cell(&cell)),
+            Ends::Tcp(t) => {
+                if let Some(a) = t.abr.as_mut() {
+                    a.dest.on_cell(&cell);
+                }
+                let mut bwd = std::mem::take(&mut self.scratch_bwd);
+                t.on_data_cell(self.now, &cell, &mut bwd);
+                self.tcp_emit(cell.vc, &mut bwd, false);
+                self.scratch_bwd = bwd;
+                self.schedule_tcp(cell.vc);
+                None
+            }
+            Ends::Vbr(_) => None,
+        };
+        if let Some(brm) = brm {
+            self.send_backward(cell.vc, brm);
+        }
+    }
+
+    /// A backward cell at its VC's source host: a backward RM cell for the TM 4.0 source (of
+    /// the VC or of a TCP connection's ABR adapter), or an ACK frame's cell for the TCP sender.
+    #[inline]
+    fn at_source(&mut self, cell: Cell) {
+        let v = cell.vc;
+        let vc = &mut self.vcs[v.index()];
+        vc.books.bwd_delivered += 1;
+        match &mut vc.ends {
+            Ends::Abr { .. } if vc.lazy_source => {
+                self.catch_up_source(v, self.now);
+                let vc = &mut self.vcs[v.index()];
+                let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!() };
+                if let Some(next) = source.on_brm(self.now, &cell) {
+                    vc.pending_wake = Some(next);
+                    self.advance_source(v);
+                }
+            }
+            Ends::Abr { source, .. } => {
+                if let Some(next) = source.on_brm(self.now, &cell) {
+                    self.schedule_source(v, Some(next));
+                }
+            }
+            Ends::Tcp(t) if cell.kind == CellKind::Brm => {
+                let next = t.abr.as_mut().and_then(|a| a.source.on_brm(self.now, &cell));
+                if next.is_some() {
+                    self.schedule_source(v, next);
+                }
+            }
+            Ends::Tcp(t) => {
+                let mut fwd = std::mem::take(&mut self.scratch_fwd);
+                t.on_ack_cell(self.now, &cell, &mut fwd);
+                self.tcp_emit(v, &mut fwd, true);
+                self.scratch_fwd = fwd;
+                self.schedule_tcp(v);
+            }
+            Ends::Vbr(_) => {}
+        }
+    }
+}

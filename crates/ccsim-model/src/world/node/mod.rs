@@ -1,0 +1,86 @@
+//! What a cell meets at a node, decided by the node's kind: the `NodeKind` family, one file per
+//! kind, one `match` per arrival (`World::arrive`), no trait object on the per-cell path.
+//!
+//! Owns the dispatch and the two ways on (`pass_forward`, `pass_backward`: the next hop's port
+//! by the cell's hop index). Each kind's file owns what happens at that kind of node and may
+//! touch only the node's own ports' state (schemes, controls, buffers) and the arriving cell's
+//! VC: other nodes are reached through links only (the windowed mode relies on it).
+//!
+//! | kind | file | a cell meets |
+//! |---|---|---|
+//! | `Host` | `host.rs` | the VC's end systems: TM 4.0 source and destination, TCP ends and their AAL5 adapters, the VBR sink |
+//! | `Switch` | `switch.rs` | the output port's ABR scheme (data, RM and background hooks), its timers |
+//! | `Router` | `router.rs` | the output port's IP control (FICCRD's core) for RD packets; data and ACKs pass |
+//! | `IpEdge` | `edge.rs` | a router that is the source edge of the flows entering there (FIEWA): rate estimation, RD packets, ACK rewriting |
+//!
+//! A new kind (an HG-RCP gateway, say) adds a variant, a file with its `at_…` handler, and an
+//! arm in `arrive`; per-node state it needs lives in an arena of its own indexed by the node
+//! (`NodeKind` stays `Copy`: the per-port table `arrive_kind` holds it). See docs/extending.md.
+
+mod edge;
+mod host;
+mod router;
+mod switch;
+
+use super::World;
+use crate::cell::Cell;
+use crate::ids::PortId;
+
+/// The kind of a node: what its arriving cells meet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum NodeKind {
+    /// An end-system host: the ends of one VC (every route starts and ends at a host).
+    Host,
+    /// An ATM switch: cells, output ports with ABR schemes and cell buffer policies.
+    Switch,
+    /// An IP router: packets, output ports with drop-tail or RED and, with FICCRD, a core
+    /// control fed by RD packets.
+    Router,
+    /// An IP router that is also the source edge of the flows whose route starts there
+    /// (FICCRD's FIEWA enforcement); a plain router for the flows that only cross it.
+    IpEdge,
+}
+
+impl NodeKind {
+    /// Nodes whose ports are network ports (queue plots, scheme and policy options).
+    pub fn in_network(self) -> bool {
+        self != NodeKind::Host
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+impl World {
+    /// A cell came out of port `p`'s pipe at the node at its far end: that node's kind decides
+    /// what it meets.
+    #[inline(always)]
+    pub(in crate::world) fn arrive(&mut self, p: PortId, cell: Cell) {
+        match self.arrive_kind[p.index()] {
+            NodeKind::Switch => self.at_switch(cell),
+            NodeKind::Host => self.at_host(cell),
+            NodeKind::Router => self.at_router(cell),
+            NodeKind::IpEdge => self.at_ip_edge(cell),
+        }
+    }
+
+    /// A forward cell at node `node` of its route goes on by the port towards node + 1.
+    #[inline(always)]
+    pub(in crate::world) fn pass_forward(&mut self, node: usize, mut cell: Cell) {
+        cell.hop = node as u16;
+        let out = self.vcs[cell.vc.index()].fwd_ports[node];
+        self.enqueue(out, cell);
+    }
+
+    /// A backward cell at node `node` of its route goes on by the port towards node − 1.
+    #[inline(always)]
+    pub(in crate::world) fn pass_backward(&mut self, node: usize, mut cell: Cell) {
+        cell.hop = (node - 1) as u16;
+        let out = self.vcs[cell.vc.index()].rev_ports[node - 1];
+        self.enqueue(out, cell);
+    }
+}

@@ -1,0 +1,272 @@
+//! The end of a run: the report over the measurement window, cells still in flight, the
+//! conservation check, and the max-min fair rates the report sets beside measured rates.
+//!
+//! Read-only: nothing here changes the world.
+
+use super::vc::VcBooks;
+use super::World;
+use crate::maxmin::{jain_index, maxmin_rates, Flow};
+use crate::port::DropReason;
+use crate::tcp::SenderStats;
+use crate::tcp_host::HostStats;
+use ccsim_engine::SimTime;
+
+impl World {
+    /// Cells of each VC still inside the network, (forward, backward).
+    pub fn in_flight(&self) -> Vec<(u64, u64)> {
+        let mut n = vec![(0u64, 0u64); self.vcs.len()];
+        // A queued cell already sits in its pipe (see `Port`), so the pipes hold them all.
+        for port in &self.ports {
+            for c in port.pipe.iter().map(|f| &f.cell).chain(port.held_cells().into_iter().flatten()) {
+                let e = &mut n[c.vc.index()];
+                if c.is_forward() {
+                    e.0 += 1
+                } else {
+                    e.1 += 1
+                }
+            }
+        }
+        n
+    }
+
+    /// Per VC: cells sent = delivered + dropped + in flight, in both directions.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let flight = self.in_flight();
+        for (vc, &(f, b)) in self.vcs.iter().zip(&flight) {
+            let k = &vc.books;
+            if k.fwd_sent != k.fwd_delivered + k.fwd_dropped + f {
+                return Err(format!(
+                    "VC {}: forward cells sent {} != delivered {} + dropped {} + in flight {}",
+                    vc.name, k.fwd_sent, k.fwd_delivered, k.fwd_dropped, f
+                ));
+            }
+            if k.bwd_sent != k.bwd_delivered + k.bwd_dropped + b {
+                return Err(format!(
+                    "VC {}: backward cells sent {} != delivered {} + dropped {} + in flight {}",
+                    vc.name, k.bwd_sent, k.bwd_delivered, k.bwd_dropped, b
+                ));
+            }
+            if let Some(src) = vc.abr_source() {
+                let s = &src.counters;
+                // Over TCP the backward direction also carries ACK frames.
+                let brms_ok = vc.tcp().is_some() || s.brm_received == k.bwd_delivered;
+                if s.cells_sent() != k.fwd_sent || !brms_ok {
+                    return Err(format!("VC {}: source counters disagree with the network's books", vc.name));
+                }
+            }
+        }
+        // Port books: what the buffers dropped is what the VCs lost.
+        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total()).sum();
+        let vc_drops: u64 = self.vcs.iter().map(|v| v.books.fwd_dropped + v.books.bwd_dropped).sum();
+        if port_drops != vc_drops {
+            return Err(format!("ports dropped {port_drops} cells but VCs lost {vc_drops}"));
+        }
+        Ok(())
+    }
+
+    /// Max-min fair rates (cells/s) of the VCs running at the end of the window, at full link
+    /// capacity and capped by each source's demand (PCR, or the fixed rate of a source that
+    /// ignores feedback); VCs not running then get zero.
+    pub fn maxmin_rates(&self) -> Vec<f64> {
+        let end = self.measure.end;
+        let active: Vec<usize> = (0..self.vcs.len())
+            .filter(|&i| {
+                let vc = &self.vcs[i];
+                vc.start_time() < end && vc.stop_time() >= end
+            })
+            .collect();
+        // Background traffic takes its mean rate off every link it crosses.
+        let mut caps: Vec<f64> = self.ports.iter().map(|p| p.cell_rate()).collect();
+        for vc in &self.vcs {
+            if let Some(b) = vc.background() {
+                for p in &vc.fwd_ports {
+                    caps[p.index()] = (caps[p.index()] - b.mean_rate()).max(0.0);
+                }
+            }
+        }
+        let active: Vec<usize> = active.into_iter().filter(|&i| self.vcs[i].background().is_none()).collect();
+        let flows: Vec<Flow> = active
+            .iter()
+            .map(|&i| {
+                let vc = &self.vcs[i];
+                Flow { links: vc.fwd_ports.iter().map(|p| p.index()).collect(), demand: vc.demand() }
+            })
+            .collect();
+        let r = maxmin_rates(&caps, &flows);
+        let mut out = vec![0.0; self.vcs.len()];
+        for (k, &i) in active.iter().enumerate() {
+            out[i] = r[k];
+        }
+        out
+    }
+
+    /// Summary numbers over the measurement window.
+    pub fn report(&self) -> Report {
+        let now = self.now;
+        let w = &self.window;
+        let (t0, span) = if w.opened {
+            let t0 = self.measure.window_start.min(self.measure.end);
+            (t0, now.saturating_since(t0).as_secs_f64())
+        } else {
+            (now, 0.0)
+        };
+        let maxmin = self.maxmin_rates();
+        let flight = self.in_flight();
+        let vcs: Vec<VcReport> = self
+            .vcs
+            .iter()
+            .enumerate()
+            .map(|(i, vc)| {
+                let pick = |v: &Vec<u64>| if w.opened { v[i] } else { 0 };
+                let acr0 = if w.opened { w.acr_integral[i] } else { 0.0 };
+                let per_s = |x: f64| if span > 0.0 { x / span } else { 0.0 };
+                let win_sent = vc.books.data_sent - pick(&w.data_sent);
+                let win_lost = vc.books.data_dropped - pick(&w.data_dropped);
+                VcReport {
+                    name: vc.name.clone(),
+                    dest_name: vc.dest_name.clone(),
+                    acr: per_s(vc.acr_integral(now) - acr0),
+                    final_acr: vc.acr(),
+                    rate: per_s((vc.books.data_delivered - pick(&w.data_delivered)) as f64),
+                    maxmin: maxmin[i],
+                    books: vc.books.clone(),
+                    frm_sent: vc.abr_source().map_or(0, |s| s.counters.frm_sent),
+                    oor_frm_sent: vc.abr_source().map_or(0, |s| s.counters.oor_frm_sent),
+                    brm_received: vc.abr_source().map_or(0, |s| s.counters.brm_received),
+                    background: vc.background().is_some(),
+                    goodput: per_s((vc.goodput_bytes() - w.goodput_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0),
+                    tcp: vc.tcp().map(|t| TcpReport {
+                        variant: t.sender.variant(),
+                        stats: t.sender.stats().clone(),
+                        host: t.stats.clone(),
+                        delivered_bytes: t.receiver.delivered,
+                        mss: t.sender.core.cfg.smss,
+                        cells_per_segment: t.cells_per_segment(),
+                        wire_bits_per_segment: t.wire_bits_per_segment(),
+                    }),
+                    in_flight_fwd: flight[i].0,
+                    in_flight_bwd: flight[i].1,
+                    clr: ratio(vc.books.data_dropped, vc.books.data_sent),
+                    window_clr: ratio(win_lost, win_sent),
+                }
+            })
+            .collect();
+        let ports = self
+            .ports
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let a0 = if w.opened { w.queue_area[i] } else { 0 };
+                let d0 = if w.opened { w.port_departed_bits[i] } else { 0 };
+                let mean_q = if span > 0.0 {
+                    (p.queue_area(now) - a0) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
+                } else {
+                    0.0
+                };
+                let util = if span > 0.0 { (p.departed_bits - d0) as f64 / (span * p.rate_bps() as f64) } else { 0.0 };
+                PortReport {
+                    name: p.name.clone(),
+                    link: p.link_name.clone(),
+                    from: self.nodes[p.from.index()].name.clone(),
+                    to: self.nodes[p.to.index()].name.clone(),
+                    at_switch: p.at_switch,
+                    rate_bps: p.rate_bps(),
+                    mean_queue: mean_q,
+                    max_queue: p.queue.window_max,
+                    max_queue_run: p.queue.max,
+                    drops: p.buffer.dropped_total(),
+                    early_drops: p.buffer.dropped(DropReason::Early),
+                    packets: p.packets,
+                    departed: p.departed,
+                    utilization: util,
+                }
+            })
+            .collect();
+        let x: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_none() && v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
+        // Seed 001 §2: over TCP connections the index is over raw throughputs.
+        let g: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_some()).map(|v| v.goodput).collect();
+        Report { window: (t0, now), vcs, ports, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// One VC over the measurement window. Rates in cells/s.
+#[derive(Clone, Debug)]
+pub struct VcReport {
+    pub name: String,
+    pub dest_name: String,
+    /// Time-average ACR over the window.
+    pub acr: f64,
+    pub final_acr: f64,
+    /// Data cells delivered per second over the window.
+    pub rate: f64,
+    pub maxmin: f64,
+    pub books: VcBooks,
+    pub frm_sent: u64,
+    pub oor_frm_sent: u64,
+    pub brm_received: u64,
+    pub in_flight_fwd: u64,
+    pub in_flight_bwd: u64,
+    /// Data cells lost / data cells sent, whole run.
+    pub clr: f64,
+    /// Goodput over the window, bits/s (TCP; zero otherwise).
+    pub goodput: f64,
+    /// Background CBR/VBR traffic.
+    pub background: bool,
+    pub tcp: Option<TcpReport>,
+    /// The same over the measurement window.
+    pub window_clr: f64,
+}
+
+/// A TCP connection's totals.
+#[derive(Clone, Debug)]
+pub struct TcpReport {
+    pub variant: &'static str,
+    pub stats: SenderStats,
+    pub host: HostStats,
+    pub delivered_bytes: u64,
+    pub mss: u32,
+    /// Items per full-size segment: cells, or 1 on IP links.
+    pub cells_per_segment: u32,
+    pub wire_bits_per_segment: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct PortReport {
+    pub name: String,
+    pub link: String,
+    pub from: String,
+    pub to: String,
+    pub at_switch: bool,
+    pub rate_bps: u64,
+    pub mean_queue: f64,
+    /// Largest queue inside the window.
+    pub max_queue: u32,
+    /// Largest queue over the whole run.
+    pub max_queue_run: u32,
+    pub drops: u64,
+    /// Of which RED's early drops.
+    pub early_drops: u64,
+    /// An IP link: queue lengths and drops count packets.
+    pub packets: bool,
+    pub departed: u64,
+    pub utilization: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub window: (SimTime, SimTime),
+    pub vcs: Vec<VcReport>,
+    pub ports: Vec<PortReport>,
+    /// Jain's index over measured rate / max-min rate (ABR VCs).
+    pub fairness_index: f64,
+    /// Jain's index over TCP goodputs.
+    pub tcp_fairness_index: f64,
+}

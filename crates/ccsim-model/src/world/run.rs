@@ -1,0 +1,77 @@
+//! Running: the single-queue loop, the dispatch of every event to its room, and scheduling
+//! into the queue an event belongs to (one queue, or a node's queue in windowed mode).
+//!
+//! Owns the clock, the event count and the fingerprint; what an event does is the rooms'.
+
+use super::windows::IN_TOURNAMENT;
+use super::{Event, World};
+use ccsim_engine::SimTime;
+
+impl World {
+    /// Processes every event up to and including `until` (capped at the end of the run).
+    /// Returns true once the run is complete.
+    pub fn run_until(&mut self, until: SimTime) -> bool {
+        let until = until.min(self.measure.end);
+        if self.lps.is_empty() {
+            while let Some((t, ev)) = self.queue.pop_until(until) {
+                self.process(t, ev);
+            }
+        } else {
+            self.run_windows(until);
+        }
+        self.current = None;
+        self.now = self.now.max(until);
+        self.settle();
+        self.is_done()
+    }
+
+    #[inline]
+    pub(in crate::world) fn process(&mut self, t: SimTime, ev: Event) {
+        self.current = Some(ev);
+        self.enter(t, ev);
+        self.dispatch(ev);
+    }
+
+    /// An event starts at `t`: the clock, the count and the fingerprint.
+    #[inline]
+    pub(in crate::world) fn enter(&mut self, t: SimTime, ev: Event) {
+        self.now = t;
+        let (kind, comp) = ev.kind_and_component();
+        self.fingerprint.add(t.as_ps(), kind, comp);
+        self.events += 1;
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::PipeArrival(p) => self.on_pipe_arrival(p),
+            Event::SourceStart(v) => self.start_source(v),
+            Event::PortDeparture(p) => self.on_port_departure(p),
+            Event::TcpStart(v) => self.start_tcp(v),
+            Event::TcpTimer(v, gen) => self.on_tcp_timer(v, gen),
+            Event::SourceWake(v, gen) => self.on_source_wake(v, gen),
+            Event::SchemeTimer(p) => self.on_scheme_timer(p),
+            Event::Sample => self.on_sample(),
+            Event::WindowOpen => self.open_window(),
+        }
+    }
+
+    /// Schedules `ev` at `t`, in the queue of the node it belongs to (windowed mode).
+    #[inline(always)]
+    pub(in crate::world) fn schedule(&mut self, t: SimTime, ev: Event) {
+        if self.lps.is_empty() {
+            return self.queue.push(t, ev);
+        }
+        let lp = match ev {
+            // Taken in order by `run_node`'s tournament: no event.
+            Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_TOURNAMENT => return,
+            Event::PipeArrival(p) => self.arrive_lp[p.index()],
+            Event::PortDeparture(p) | Event::SchemeTimer(p) => self.port_lp[p.index()],
+            Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
+                self.vc_lp[v.index()]
+            }
+            Event::Sample | Event::WindowOpen => return self.queue.push(t, ev),
+        };
+        self.lps[lp as usize].push(t, ev);
+    }
+}

@@ -1,0 +1,80 @@
+//! Observers: a sample of every time series the scenario's `measure` section asks for, and the
+//! opening of the measurement window (the snapshot its report subtracts).
+//!
+//! Reads the world after `settle`; changes nothing but the recordings and the snapshot.
+
+use super::{Event, World};
+use crate::cell::cells_to_mbps;
+use ccsim_engine::SimTime;
+
+impl World {
+    pub(in crate::world) fn on_sample(&mut self) {
+        self.settle();
+        let now = self.now;
+        let m = &self.measure;
+        if m.acr || m.received || m.tcp {
+            for (i, vc) in self.vcs.iter().enumerate() {
+                if m.acr && vc.abr {
+                    self.rec.acr.push(now, i, cells_to_mbps(vc.acr()));
+                }
+                if m.received {
+                    self.rec.received.push(now, i, vc.books.data_delivered as f64);
+                }
+                if let (true, Some(t)) = (m.tcp, vc.tcp()) {
+                    let c = &t.sender.core;
+                    self.rec.cwnd.push(now, i, c.cwnd);
+                    self.rec.ssthresh.push(now, i, c.ssthresh);
+                    self.rec.seq.push(now, i, c.snd_max as f64);
+                    if let Some(r) = c.rtt.last_sample_s() {
+                        self.rec.rtt.push(now, i, r);
+                    }
+                    if let Some(r) = c.rtt.srtt_s() {
+                        self.rec.srtt.push(now, i, r);
+                    }
+                    let st = t.sender.stats();
+                    self.rec.retransmits.push(now, i, st.retransmissions as f64);
+                    self.rec.timeouts.push(now, i, st.timeouts as f64);
+                }
+            }
+        }
+        let dt = m.interval.as_secs_f64();
+        for (i, port) in self.ports.iter().enumerate() {
+            if !port.at_switch {
+                continue;
+            }
+            if m.queue {
+                self.rec.queue.push(now, i, port.buffer.len() as f64);
+            }
+            if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
+                self.rec.mapr.push(now, i, c.mapr / 1e6);
+                self.rec.dpf.push(now, i, c.dpf_at(port.buffer.len() as f64));
+            }
+            if m.utilization && now > SimTime::ZERO {
+                let sent = port.departed_bits - self.last_port_bits[i];
+                self.rec.utilization.push(now, i, sent as f64 / (dt * port.rate_bps() as f64));
+            }
+            self.last_port_bits[i] = port.departed_bits;
+        }
+        let next = now + m.interval;
+        if next <= m.end {
+            self.schedule(next, Event::Sample);
+        }
+    }
+
+    pub(in crate::world) fn open_window(&mut self) {
+        self.settle();
+        let now = self.now;
+        let w = &mut self.window;
+        w.opened = true;
+        w.acr_integral = self.vcs.iter().map(|v| v.acr_integral(now)).collect();
+        w.goodput_bytes = self.vcs.iter().map(|v| v.goodput_bytes()).collect();
+        w.data_delivered = self.vcs.iter().map(|v| v.books.data_delivered).collect();
+        w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
+        w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
+        w.queue_area = self.ports.iter().map(|p| p.queue_area(now)).collect();
+        w.port_departed_bits = self.ports.iter().map(|p| p.departed_bits).collect();
+        for p in &mut self.ports {
+            p.queue.window_max = p.buffer.len();
+        }
+    }
+}

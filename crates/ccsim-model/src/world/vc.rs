@@ -1,0 +1,121 @@
+//! A connection (VC) as the world keeps it: its route as ports by hop, what sits at its two
+//! ends, its source edge's state, and its end-to-end books for the conservation check.
+//!
+//! Plain data with read-only helpers; the rooms of `world/` change it, nothing here schedules.
+
+use crate::abr::{AbrDestination, AbrSource};
+use crate::cell::{Cell, CellKind};
+use crate::ids::PortId;
+use crate::ip::AnyEdge;
+use crate::tcp_host::TcpEnds;
+use crate::vbr::OnOffSource;
+use ccsim_engine::SimTime;
+
+/// Per-VC end-to-end books for the conservation check.
+#[derive(Clone, Debug, Default)]
+pub struct VcBooks {
+    pub fwd_sent: u64,
+    pub fwd_delivered: u64,
+    pub fwd_dropped: u64,
+    pub bwd_sent: u64,
+    pub bwd_delivered: u64,
+    pub bwd_dropped: u64,
+    pub data_sent: u64,
+    pub data_delivered: u64,
+    pub data_dropped: u64,
+}
+
+impl VcBooks {
+    pub(in crate::world) fn count_drop(&mut self, cell: &Cell) {
+        if cell.is_forward() {
+            self.fwd_dropped += 1;
+            if cell.kind == CellKind::Data {
+                self.data_dropped += 1;
+            }
+        } else {
+            self.bwd_dropped += 1;
+        }
+    }
+}
+
+/// What sits at the two ends of a VC.
+pub enum Ends {
+    /// A greedy TM 4.0 ABR source and its destination.
+    Abr { source: AbrSource, dest: AbrDestination },
+    /// A TCP connection over UBR through AAL5 adapters.
+    Tcp(Box<TcpEnds>),
+    /// Background CBR/VBR traffic (an ON-OFF source) into a sink.
+    Vbr(OnOffSource),
+}
+
+pub struct Vc {
+    pub name: String,
+    pub dest_name: String,
+    pub fwd_ports: Vec<PortId>,
+    pub rev_ports: Vec<PortId>,
+    pub ends: Ends,
+    /// ABR traffic: switch schemes see its cells (UBR cells pass them by).
+    pub abr: bool,
+    pub(in crate::world) wake_gen: u32,
+    /// A TM 4.0 source whose emissions are generated in batches (`World::catch_up_source`).
+    pub(in crate::world) lazy_source: bool,
+    /// Its next emission not generated yet.
+    pub(in crate::world) pending_wake: Option<SimTime>,
+    pub books: VcBooks,
+    /// This flow's state at its source edge router (FICCRD/FIEWA), if that router is one.
+    pub edge: Option<Box<AnyEdge>>,
+}
+
+impl Vc {
+    pub fn abr_source(&self) -> Option<&AbrSource> {
+        match &self.ends {
+            Ends::Abr { source, .. } => Some(source),
+            Ends::Tcp(t) => t.abr.as_ref().map(|a| &a.source),
+            Ends::Vbr(_) => None,
+        }
+    }
+
+    pub fn tcp(&self) -> Option<&TcpEnds> {
+        match &self.ends {
+            Ends::Tcp(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn background(&self) -> Option<&OnOffSource> {
+        match &self.ends {
+            Ends::Vbr(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn start_time(&self) -> SimTime {
+        match &self.ends {
+            Ends::Abr { source, .. } => source.start_time(),
+            Ends::Tcp(t) => t.start,
+            Ends::Vbr(s) => s.start_time(),
+        }
+    }
+
+    pub fn stop_time(&self) -> SimTime {
+        self.abr_source().map_or(SimTime::MAX, |s| s.stop_time())
+    }
+
+    /// The most this VC can use, cells/s (a greedy TCP connection: unlimited).
+    pub fn demand(&self) -> f64 {
+        self.abr_source().map_or(f64::INFINITY, |s| s.demand())
+    }
+
+    pub fn acr(&self) -> f64 {
+        self.abr_source().map_or(0.0, |s| s.acr())
+    }
+
+    pub fn acr_integral(&self, now: SimTime) -> f64 {
+        self.abr_source().map_or(0.0, |s| s.acr_integral(now))
+    }
+
+    /// Bytes delivered in order to the receiving application (TCP only).
+    pub fn goodput_bytes(&self) -> u64 {
+        self.tcp().map_or(0, |t| t.receiver.delivered)
+    }
+}

@@ -1,0 +1,280 @@
+//! The windowed mode: one event queue per node, run window by window up to the shortest link
+//! delay, a node's link arrivals taken in order from its pipes by a tournament instead of being
+//! queue events (docs/DESIGN.md §2). Results are identical to the single queue.
+//!
+//! Owns the per-node queues, the tournament and the choice of mode; it calls the same handlers
+//! as the single queue (`run.rs`) and never changes what an event does.
+
+use super::event::shuffle;
+use super::vc::Ends;
+use super::{Event, World};
+use crate::ids::PortId;
+use ccsim_engine::{ByEvent, EventQueue, IntrinsicOrder, SimDuration, SimTime};
+
+/// `World::arrive_lp` of a pipe whose arrivals `run_node` takes in order itself (no events).
+pub(in crate::world) const IN_TOURNAMENT: u32 = u32::MAX;
+
+/// A tournament leaf with no arrival left in the window (above every real key).
+const NO_ARRIVAL: u64 = u64::MAX;
+
+/// A tournament key (`World::tournament_key`): the time in the window above bit 31, the tie's
+/// 24-bit hash in bits 7..31, the leaf in bits 0..7. So a node's tournament holds at most 128
+/// pipes (others keep events) and a window spans less than 2^33 ps (8.6 ms).
+const TOURNAMENT_TIME_SHIFT: u32 = 31;
+const TOURNAMENT_LEAF_MASK: u64 = 0x7f;
+const MAX_TOURNAMENT_INPUTS: usize = 128;
+/// Below 2^33 ps, with room for the key's lower bits under `NO_ARRIVAL`.
+const MAX_WINDOW_SPAN: SimDuration = SimDuration::from_ps((1 << 33) - 2);
+
+/// The shortest link delay at which a world runs in windows (`World::set_windowed`). Each
+/// window costs a visit to every node; below this, windows would hold too few cells to pay
+/// for it (a 155.52 Mb/s link carries ~37 cells in 100 us). A performance choice only: both
+/// modes give the same results.
+pub const MIN_WINDOW: SimDuration = SimDuration::from_micros(100);
+
+impl World {
+    /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
+    /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
+    /// each node can run all its own events before `T + L` (L the shortest link delay) without
+    /// waiting for the others: whatever they send it in that window arrives after it. Nodes
+    /// run one after another, each from its own small queue, with its ports, pipes and scheme
+    /// state in cache, instead of every event going through one queue of every component.
+    /// Observers (samples, the window opening) and the end of the chunk cut windows short and
+    /// run when every node has run everything before them. Every event runs with the same
+    /// state, and simultaneous events in the same order (`IntrinsicOrder`), as in one queue:
+    /// results are identical (`windowed_and_single_queue_runs_agree`).
+    pub(in crate::world) fn run_windows(&mut self, until: SimTime) {
+        // The key just after every event at `until`.
+        let end = (until + SimDuration::from_ps(1), 0);
+        loop {
+            let lookahead = (self.now + self.lookahead.min(MAX_WINDOW_SPAN), 0);
+            let observer = self.queue.peek_key();
+            let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
+            self.bound = bound;
+            let start = self.now;
+            for i in 0..self.lps.len() {
+                self.run_node(i, start, bound);
+            }
+            if Some(bound) == observer {
+                let (t, ev) = self.queue.pop().expect("peeked");
+                self.process(t, ev);
+            } else if bound == end {
+                self.now = until;
+                return;
+            } else {
+                self.now = bound.0;
+            }
+        }
+    }
+
+    /// Windowed mode: node `lp` runs its events before `bound`. Its arrivals over links that
+    /// carry forward traffic are no events: every cell that reaches it in the window is already
+    /// in its pipes, so a tournament over the pipes' heads yields them in the queue's order (time,
+    /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
+    /// the queue would have run them.
+    fn run_node(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
+        let inputs = std::mem::take(&mut self.node_inputs[lp]);
+        // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
+        // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
+        // (`tournament_key`), ordered as the queue orders the arrivals' own keys.
+        let limit = Self::arrivals_before(start, bound);
+        let mut tree = std::mem::take(&mut self.tournament);
+        let size = inputs.len().next_power_of_two();
+        tree.clear();
+        tree.resize(2 * size, NO_ARRIVAL);
+        for (j, &p) in inputs.iter().enumerate() {
+            tree[size + j] = self.tournament_key(p, j, start, limit);
+        }
+        for i in (1..size).rev() {
+            tree[i] = tree[2 * i].min(tree[2 * i + 1]);
+        }
+        // The node's next queued event (its queue key, that key as a tournament bound, and the
+        // queue's push count when looked up): arrivals with smaller tournament keys come first;
+        // one at the same time with the same hash needs the full comparison. Looked up again
+        // only when the queue changed.
+        let next_queued = |w: &World| {
+            let q = w.lps[lp].peek_key();
+            (q, q.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q)), w.lps[lp].pushes())
+        };
+        // A tournament key's place in the queue's order: (time, tie).
+        let queue_key = |key: u64, p: PortId| {
+            let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
+            (t, Event::PipeArrival(p).tie(t))
+        };
+        let (mut queued, mut before_queued, mut pushes) = next_queued(self);
+        loop {
+            // With no inputs the root is a leaf that never holds an arrival (size 1).
+            let key = tree[1];
+            if self.lps[lp].pushes() != pushes {
+                (queued, before_queued, pushes) = next_queued(self);
+            }
+            let leaf = (key & TOURNAMENT_LEAF_MASK) as usize;
+            let first = key < before_queued
+                || (key != NO_ARRIVAL
+                    && key >> 7 == before_queued >> 7
+                    && queued.is_none_or(|q| queue_key(key, inputs[leaf]) < q));
+            if first {
+                let p = inputs[leaf];
+                let ev = Event::PipeArrival(p);
+                self.current = Some(ev);
+                self.enter(start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT), ev);
+                let (cell, _) = self.take_arrival(p);
+                // Replay the leaf's path: each parent is the smaller of its two children. (The
+                // tree's length is a power of two: masked indices need no bounds checks.)
+                let mask = tree.len() - 1;
+                let mut i = size + leaf;
+                let mut m = self.tournament_key(p, leaf, start, limit);
+                tree[i & mask] = m;
+                while i > 1 {
+                    m = m.min(tree[(i ^ 1) & mask]);
+                    i /= 2;
+                    tree[i & mask] = m;
+                }
+                self.arrive(p, cell);
+            } else {
+                match self.lps[lp].pop_before(bound) {
+                    Some((t, ev)) => {
+                        // What a handler may run at once (`run_source`) must also come before
+                        // the next arrival.
+                        self.bound = if key == NO_ARRIVAL { bound } else { bound.min(queue_key(key, inputs[leaf])) };
+                        self.process(t, ev);
+                        (queued, before_queued, pushes) = next_queued(self);
+                    }
+                    None => break,
+                }
+            }
+        }
+        debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(p, j, start, limit) == NO_ARRIVAL));
+        self.tournament = tree;
+        self.node_inputs[lp] = inputs;
+    }
+
+    /// The tournament keys of arrivals that certainly come before the event at `key` (a queue
+    /// key at or after `start`) are below the result; an arrival whose key agrees with it above
+    /// bit 7 (same time, same hash) needs the full comparison. Arrivals rank first among
+    /// simultaneous events, so after any other kind of event at the same time come all of them.
+    #[inline]
+    fn arrivals_before(start: SimTime, key: (SimTime, u64)) -> u64 {
+        let offset = key.0.saturating_since(start).as_ps();
+        if offset >= MAX_WINDOW_SPAN.as_ps() {
+            return NO_ARRIVAL;
+        }
+        let rank = key.1 >> 56;
+        if rank > 0 {
+            // Every arrival at that time comes first.
+            (offset + 1) << TOURNAMENT_TIME_SHIFT
+        } else {
+            offset << TOURNAMENT_TIME_SHIFT | (key.1 >> 32 & 0xff_ffff) << 7
+        }
+    }
+
+    /// The tournament key of the next arrival over pipe `p` (leaf `leaf` of its node's
+    /// tournament), if it comes before the window's end (`limit`, from `arrivals_before`): its
+    /// time in the window (from `start`, under `MAX_WINDOW_SPAN`), the 24-bit hash of its tie,
+    /// then the leaf. Among one node's arrivals this is the queue's order: the tie is the hash,
+    /// then the port, and leaves are in port order.
+    #[inline]
+    fn tournament_key(&self, p: PortId, leaf: usize, start: SimTime, limit: u64) -> u64 {
+        let Some(f) = self.ports[p.index()].pipe.front() else { return NO_ARRIVAL };
+        let offset = f.arrival.saturating_since(start).as_ps();
+        debug_assert!(f.arrival >= start);
+        if offset >= MAX_WINDOW_SPAN.as_ps() {
+            return NO_ARRIVAL;
+        }
+        let key = offset << TOURNAMENT_TIME_SHIFT | shuffle(f.arrival.as_ps(), p.0 as u64 & 0xff_ffff) << 7 | leaf as u64;
+        // The window's end is a lookahead or chunk end (tie 0: arrivals at that time are after
+        // it) or an observer (every arrival at its time is before it): no equal hashes to settle.
+        if key < limit {
+            key
+        } else {
+            NO_ARRIVAL
+        }
+    }
+
+    /// Why this world cannot run in windows, if it cannot: every event must belong to one node
+    /// and touch other nodes only through links. A TCP connection's two ends share one timer
+    /// and its state, so TCP worlds run from one queue.
+    pub fn can_run_in_windows(&self) -> Result<(), String> {
+        if let Some(vc) = self.vcs.iter().find(|vc| matches!(vc.ends, Ends::Tcp(_)) || vc.edge.is_some()) {
+            return Err(format!("connection {} is TCP: its two ends share state", vc.name));
+        }
+        if self.ports.is_empty() {
+            return Err("the world has no links".into());
+        }
+        Ok(())
+    }
+
+    /// The longest window the links allow: the shortest link delay.
+    pub(in crate::world) fn lookahead_bound(&self) -> SimDuration {
+        self.ports.iter().map(|p| p.delay).min().unwrap_or(SimDuration::ZERO)
+    }
+
+    /// Where each pipe's arrivals go: events in its far end's queue, or (windowed mode) taken
+    /// in order by `run_node`'s tournament. Only pipes that carry forward traffic join the
+    /// tournament: a pipe that only ever carries backward RM cells (the reverse half of an
+    /// access link) has an arrival every few dozen cells and would only deepen the tree; lazy
+    /// sinks keep their own events.
+    pub(in crate::world) fn index_inputs(&mut self) {
+        let on = self.is_windowed();
+        self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
+        self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
+        if on {
+            let forward = self.crossed_forward(|_| true);
+            for (i, port) in self.ports.iter().enumerate() {
+                let inputs = &mut self.node_inputs[port.to.index()];
+                if !port.lazy_sink && forward[i] && inputs.len() < MAX_TOURNAMENT_INPUTS {
+                    inputs.push(PortId(i as u32));
+                    self.arrive_lp[i] = IN_TOURNAMENT;
+                }
+            }
+        }
+    }
+
+    /// Whether the world runs in windows, one queue per node (`run_windows`).
+    pub fn is_windowed(&self) -> bool {
+        !self.lps.is_empty()
+    }
+
+    /// Runs in windows (one queue per node) or from one queue; only before the run starts.
+    /// `build` chooses windows when the world allows them and its shortest link delay is at
+    /// least `MIN_WINDOW`. The results are the same either way. Lazy sources (an emission
+    /// generated when its access link runs dry, `catch_up_source`) are a single-queue device:
+    /// in windows each source host runs its own emissions from its own queue.
+    pub fn set_windowed(&mut self, on: bool) -> Result<(), String> {
+        if self.events != 0 {
+            return Err("the engine mode can only change before the run".into());
+        }
+        if on == self.is_windowed() {
+            return Ok(());
+        }
+        if on {
+            self.can_run_in_windows()?;
+            let l = self.lookahead_bound();
+            if l.is_zero() {
+                return Err("a link has no propagation delay: windows would be empty".into());
+            }
+            self.lookahead = l;
+        }
+        let mut pending: Vec<(SimTime, Event)> = std::iter::from_fn(|| self.queue.pop()).collect();
+        for q in &mut self.lps {
+            pending.extend(std::iter::from_fn(|| q.pop()));
+        }
+        self.lps = if on { (0..self.nodes.len()).map(|_| EventQueue::with_rule(ByEvent)).collect() } else { Vec::new() };
+        self.index_inputs();
+        self.queue = EventQueue::with_rule(ByEvent);
+        for vc in &mut self.vcs {
+            vc.lazy_source = false;
+        }
+        for p in &mut self.ports {
+            p.lazy_source = false;
+        }
+        if !on {
+            let users = self.port_users();
+            self.mark_lazy_sources(&users);
+        }
+        for (t, ev) in pending {
+            self.schedule(t, ev);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Instructions per cell-hop inside `World::run_until` (callgrind), the stable speed measure of
+# docs/benchmarks.md: wall times on shared VMs swing by a third, instruction counts do not.
+#
+#   scripts/instructions.sh [PRESET] [SCHEME] [DURATION] [extra PATH=VALUE ...]
+#   scripts/instructions.sh                        # GFC1 / ERICA, 0.3 s simulated
+#   scripts/instructions.sh gfr/n-source-15-sd "" 0.5s
+#
+# Set CCSIM_RUN to a built `run` example to measure another build (e.g. a copy made before a change).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=${1:-abr-benchmarks/gfc1}
+scheme=${2-erica}
+duration=${3:-300ms}
+shift $(( $# < 3 ? $# : 3 ))
+run=${CCSIM_RUN:-target/release/examples/run}
+if [ -z "${CCSIM_RUN:-}" ]; then
+    cargo build --release --quiet -p ccsim-scenario --example run
+fi
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+args=("python/ccsim/presets/$preset.toml" "run.duration=\"$duration\"" "run.measure_from=\"0s\"")
+[ -n "$scheme" ] && args+=("scheme=$scheme")
+args+=("$@")
+valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='*World*run_until*' \
+    "$run" "${args[@]}" >"$out/summary.json" 2>"$out/log"
+ir=$(grep -E '^(summary|totals):' "$out/cg" | tail -1 | awk '{print $2}')
+python3 - "$out/summary.json" "$ir" "$preset" "$scheme" "$duration" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+ir = int(sys.argv[2])
+hops = s.get("cell_hops", 0) + s.get("packet_hops", 0)
+print(f"{sys.argv[3]} {sys.argv[4] or '-'} {sys.argv[5]}: {ir} instructions, {hops} hops, "
+      f"{ir / hops:.1f} instructions per hop, {s['events']} events")
+EOF
