@@ -330,3 +330,25 @@ pub enum EfciModeSpec {
     Efci,
     RelativeRate,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `NAMES` (what `--scheme` and `schemes.*` accept, and what the equivalence tests run) lists
+    /// exactly the `type` tags serde accepts: a new scheme cannot be left out of either.
+    #[test]
+    fn names_are_the_schema_s_type_tags() {
+        let schema = serde_json::to_value(schemars::schema_for!(AlgorithmSpec)).unwrap();
+        let mut tags: Vec<String> = schema["oneOf"]
+            .as_array()
+            .expect("a tagged enum")
+            .iter()
+            .map(|v| v["properties"]["type"]["const"].as_str().expect("a type tag").to_string())
+            .collect();
+        let mut names: Vec<String> = AlgorithmSpec::NAMES.iter().map(|s| s.to_string()).collect();
+        tags.sort();
+        names.sort();
+        assert_eq!(tags, names);
+    }
+}

@@ -279,3 +279,17 @@ pub fn member_start(c: &ConnectionSpec, k: u32, u: f64) -> SimTime {
     let base = c.start.0.as_ps() + c.start_step.0.as_ps().saturating_mul(k as u64);
     SimTime::from_ps(base + (c.start_jitter.0.as_ps() as f64 * u) as u64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names the scenario accepts are the names the model knows, and each names itself.
+    #[test]
+    fn every_tcp_variant_name_resolves() {
+        for name in TCP_VARIANTS {
+            let v = tcp::variant(name).unwrap_or_else(|| panic!("{name} is not a variant"));
+            assert_eq!(v.name(), name);
+        }
+    }
+}

@@ -36,6 +36,9 @@ pub struct PortSpec {
     pub red: Option<crate::port::Red>,
     /// IP congestion control at a router port (FICCRD).
     pub control: Option<AnyIpControl>,
+    /// A held discipline (`port/discipline/`); `None` is the FIFO fast path. Ports on a VBR
+    /// route get strict priority whatever this says (`add_vc`).
+    pub held: Option<AnyHeldOrder>,
 }
 
 impl PortSpec {
@@ -55,6 +58,7 @@ impl PortSpec {
             packets: false,
             red: None,
             control: None,
+            held: None,
         }
     }
 }
@@ -135,6 +139,9 @@ impl WorldBuilder {
         port.packets = s.packets;
         port.red = s.red;
         port.control = s.control;
+        if let Some(order) = s.held {
+            port.discipline = AnyDiscipline::Held(Box::new(Held::new(order)));
+        }
         self.ports.push(port);
         PortId(self.ports.len() as u32 - 1)
     }
