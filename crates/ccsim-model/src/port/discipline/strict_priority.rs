@@ -47,7 +47,7 @@ mod tests {
     #[test]
     fn high_priority_goes_first_and_each_class_keeps_its_order() {
         let mut d = StrictPriority::default();
-        let mut hi = |n: u16| {
+        let hi = |n: u16| {
             let mut c = Cell::data(VcId(1));
             c.frame = n;
             c.flags.set(Flags::PRIORITY, true);
