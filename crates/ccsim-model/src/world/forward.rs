@@ -11,6 +11,9 @@ use crate::port::InFlight;
 use ccsim_engine::SimTime;
 
 impl World {
+    /// A pipe's head cell reached the far end (an event; windowed mode takes most arrivals from
+    /// its tournament instead): the cell meets the node there. A lazy sink delivers everything up
+    /// to its RM cell; a lazy source's access link that ran dry generates the source's emissions.
     #[inline]
     pub(in crate::world) fn on_pipe_arrival(&mut self, p: PortId) {
         if self.ports[p.index()].lazy_sink {
