@@ -9,6 +9,7 @@ pub mod ids;
 pub mod ip;
 pub mod maxmin;
 pub mod measure;
+pub mod policer;
 pub mod port;
 pub mod tcp;
 pub mod tcp_host;

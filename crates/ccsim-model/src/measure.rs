@@ -85,6 +85,8 @@ pub struct WindowSnapshot {
     pub opened: bool,
     pub acr_integral: Vec<f64>,
     pub goodput_bytes: Vec<u64>,
+    /// Of which released by untagged (CLP = 0) frames.
+    pub clp0_bytes: Vec<u64>,
     pub data_delivered: Vec<u64>,
     pub data_sent: Vec<u64>,
     pub data_dropped: Vec<u64>,

@@ -51,11 +51,13 @@ impl<T: Copy> Sar<T> {
     }
 }
 
-/// Cells since the last end-of-frame: which frame the first belonged to, and how many.
+/// Cells since the last end-of-frame: which frame the first belonged to, how many, and whether
+/// any was tagged (CLP = 1).
 #[derive(Clone, Debug, Default)]
 struct Reassembly {
     first: Option<u16>,
     cells: u32,
+    tagged: bool,
 }
 
 impl Reassembly {
@@ -64,6 +66,7 @@ impl Reassembly {
     fn on_cell(&mut self, cell: &Cell) -> Option<(u16, Option<u16>, u32)> {
         self.first.get_or_insert(cell.frame);
         self.cells += 1;
+        self.tagged |= cell.clp();
         if !cell.eom() {
             return None;
         }
@@ -81,6 +84,9 @@ pub struct HostStats {
     pub frames_corrupted: u64,
     pub ack_frames_sent: u64,
     pub ack_frames_lost: u64,
+    /// Bytes released in order to the receiving application by untagged (CLP = 0) frames: the
+    /// CLP0 part of the goodput (a frame that fills a hole is credited with what it releases).
+    pub clp0_delivered: u64,
 }
 
 /// TCP over ABR: the host's cells wait in the adapter and a TM 4.0 source paces them at ACR,
@@ -213,11 +219,17 @@ impl TcpEnds {
 
     /// A data cell reached the destination host.
     pub fn on_data_cell(&mut self, now: SimTime, cell: &Cell, bwd: &mut Vec<Cell>) {
+        let tagged = self.data_rx.tagged || cell.clp();
         let Some((frame, first, got)) = self.data_rx.on_cell(cell) else { return };
         match self.data.take(frame) {
             Some((n, seg)) if first == Some(frame) && got == n => {
                 self.stats.frames_delivered += 1;
-                if let Some(ack) = self.receiver.on_segment(now, seg.seq, seg.len) {
+                let before = self.receiver.delivered;
+                let ack = self.receiver.on_segment(now, seg.seq, seg.len);
+                if !tagged {
+                    self.stats.clp0_delivered += self.receiver.delivered - before;
+                }
+                if let Some(ack) = ack {
                     self.send_ack(cell.vc, ack, bwd);
                 }
             }

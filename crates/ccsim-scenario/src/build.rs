@@ -11,6 +11,7 @@ use crate::types::{AccessSpec, MisbehaviourSpec, Scenario, SourceSpec};
 use crate::units::{Duration, Rate};
 use ccsim_engine::{SimDuration, SimTime};
 use ccsim_model::abr::{AbrParams, Misbehaviour};
+use ccsim_model::world::GfrVc;
 use ccsim_model::{MeasureSpec, NodeId, NodeKind, PortId, PortSpec, VcKind, VcSpec, World, WorldBuilder};
 use std::collections::HashMap;
 
@@ -53,7 +54,7 @@ fn default_destination(source: &str) -> String {
 }
 
 /// SONET payload of an OC-3 (abr.md §1).
-fn effective_rate(r: Rate, sonet: bool) -> u64 {
+pub(crate) fn effective_rate(r: Rate, sonet: bool) -> u64 {
     if sonet && (r.bps() - 155.52e6).abs() < 1.0 {
         149_760_000
     } else {
@@ -115,7 +116,8 @@ impl Builder<'_> {
         let from = self.nodes[from];
         self.b.add_port(PortSpec {
             scheme: Some(alg.build(cell_rate, n_vcs, rng)),
-            policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity),
+            policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity, n_vcs),
+            held: sw.scheduling.as_ref().unwrap_or(&self.s.defaults.scheduling).build(n_vcs),
             ..PortSpec::link(name, link, from, to, rate, delay, capacity)
         })
     }
@@ -221,6 +223,7 @@ pub fn build(s: &Scenario) -> World {
                 stop: src.stop.map_or(SimTime::MAX, |t| SimTime::ZERO + t.0),
                 kind: VcKind::Abr { params: params.clone(), misbehaviour: misbehaviour.clone() },
                 edge: None,
+                gfr: None,
             });
         }
     }
@@ -234,9 +237,14 @@ pub fn build(s: &Scenario) -> World {
             let (sender, receiver) = tcp.build(rng.uniform());
             let over = c.effective_transport(w.is_router(&c.route[0]));
             let link = if over == Transport::Ip { HostLink::Ip } else { HostLink::Atm { llc_snap: tcp.llc_snap() } };
-            let abr = (over == Transport::Abr).then(|| {
-                let access_rate = effective_rate(c.access.rate.unwrap_or(s.defaults.link_rate), s.defaults.sonet_payload);
-                abr_params(&c.abr.over(&s.defaults.abr), access_rate, s.defaults.algorithm.is_debra())
+            let access_rate = effective_rate(c.access.rate.unwrap_or(s.defaults.link_rate), s.defaults.sonet_payload);
+            let abr = (over == Transport::Abr)
+                .then(|| abr_params(&c.abr.over(&s.defaults.abr), access_rate, s.defaults.algorithm.is_debra()));
+            let gfr = c.gfr.as_ref().map(|g| {
+                let ingress = s.switch.iter().find(|x| x.name == c.route[0]).expect("validated");
+                let policer = ingress.policer.as_ref().unwrap_or(&s.defaults.policer);
+                let pcr = access_rate as f64 / ccsim_model::CELL_BITS as f64;
+                GfrVc { mcr: g.mcr.cells_per_s(), policer: policer.build(g, pcr, tcp.frame_cells()) }
             });
             w.b.add_vc(VcSpec {
                 name,
@@ -247,6 +255,7 @@ pub fn build(s: &Scenario) -> World {
                 stop: SimTime::MAX,
                 kind: VcKind::Tcp { sender, receiver, link, abr },
                 edge: (over == Transport::Ip).then(|| w.router(&c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
+                gfr,
             });
         }
     }
@@ -263,6 +272,7 @@ pub fn build(s: &Scenario) -> World {
             stop: SimTime::MAX,
             kind: VcKind::Vbr { peak: bg.peak.cells_per_s(), mean_on: bg.mean_on.0, mean_off: bg.mean_off.0, rng },
             edge: None,
+            gfr: None,
         });
     }
     let window_start = s.run.measure_from.unwrap_or(Duration(SimDuration::from_ps(s.run.duration.0.as_ps() / 2)));

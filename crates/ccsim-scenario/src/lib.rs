@@ -18,6 +18,7 @@
 pub mod algorithms;
 mod build;
 mod error;
+pub mod gfr;
 pub mod ip;
 mod load;
 pub mod results;

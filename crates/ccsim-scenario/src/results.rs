@@ -78,17 +78,35 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         .collect();
     let mut goodput_total = 0.0;
     let mut goodput_max = 0.0;
+    let gfr_targets = world.gfr_targets();
+    let mut gfr_met = None;
     let connections: Vec<Value> = r
         .vcs
         .iter()
-        .filter_map(|v| v.tcp.as_ref().map(|t| (v, t)))
-        .map(|(v, t)| {
-            // The most goodput the VC's max-min share can carry: whole frames of MSS bytes.
-            // (`maxmin` is in cells/s; on IP links in 424-bit units of the link's bits.)
-            let max_goodput = v.maxmin * ccsim_model::CELL_BITS as f64 * (t.mss as f64 * 8.0) / t.wire_bits_per_segment as f64;
+        .zip(&gfr_targets)
+        .filter_map(|(v, target)| v.tcp.as_ref().map(|t| (v, t, target)))
+        .map(|(v, t, target)| {
+            // The goodput a rate of `cells` per second carries: whole frames of MSS bytes.
+            // (Cells/s; on IP links in 424-bit units of the link's bits.)
+            let goodput_of = |cells: f64| cells * ccsim_model::CELL_BITS as f64 * (t.mss as f64 * 8.0) / t.wire_bits_per_segment as f64;
+            let max_goodput = goodput_of(v.maxmin);
             goodput_total += v.goodput;
             goodput_max += max_goodput;
-            json!({
+            let gfr = (v.mcr > 0.0).then(|| {
+                let target = goodput_of(*target);
+                // Met: CLP0+1 goodput at least 0.9 × the target (docs/models/ubr/gfr.md).
+                let met = v.goodput >= 0.9 * target;
+                gfr_met = Some(gfr_met.unwrap_or(true) && met);
+                json!({
+                    "mcr_mbps": cells_to_mbps(v.mcr),
+                    "target_mbps": target / 1e6,
+                    "clp0_mbps": v.clp0_goodput / 1e6,
+                    "clp01_mbps": v.goodput / 1e6,
+                    "frames_tagged": v.frames_tagged,
+                    "guarantee_met": met,
+                })
+            });
+            let mut c = json!({
                 "name": v.name,
                 "destination": v.dest_name,
                 "variant": t.variant,
@@ -102,7 +120,11 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "drops": v.books.fwd_dropped + v.books.bwd_dropped,
                 "frames_corrupted": t.host.frames_corrupted,
                 "ack_frames_lost": t.host.ack_frames_lost,
-            })
+            });
+            if let Some(Value::Object(g)) = gfr {
+                c.as_object_mut().expect("an object").extend(g);
+            }
+            c
         })
         .zip(world.vcs.iter().filter(|v| v.tcp().is_some()))
         .map(|(mut c, vc)| {
@@ -219,6 +241,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "connections_fairness_index": r.tcp_fairness_index,
         "goodput_mbps_total": goodput_total / 1e6,
         "efficiency": if goodput_max > 0.0 { goodput_total / goodput_max } else { 0.0 },
+        "gfr_guarantee_met": gfr_met,
         "conservation_ok": world.check_conservation().is_ok(),
         "sources": sources,
         "connections": connections,

@@ -3,7 +3,7 @@
 
 use crate::units::{Bytes, Cells, Duration};
 use ccsim_engine::{SimDuration, SimTime};
-use ccsim_model::port::policy::{AnyBufferPolicy, Epd, Fba, SelectiveDrop};
+use ccsim_model::port::policy::{AnyBufferPolicy, Epd, Fba, SelectiveDrop, Wba};
 use ccsim_model::tcp::{self, ClockMode, DelayedAck, RttConfig, TcpConfig, TcpReceiver, TcpSender};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,23 @@ pub enum BufferPolicySpec {
         #[serde(default = "default_z")]
         z: f64,
     },
+    /// Weighted Buffer Allocation (GFR, seed 001 §4.2): above `threshold` (default 0.5 ×
+    /// buffer, the seed's best), untagged frames of VCs below their reserved share R·MCR/C
+    /// enter, others only within Z × their share of the space above R; `hard_threshold`
+    /// refuses every new frame above it (EPD on top; off by default, as in the seed).
+    Wba {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        threshold: Option<Cells>,
+        /// [RECON] the seed does not give Z.
+        #[serde(default = "default_wba_z")]
+        z: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hard_threshold: Option<Cells>,
+    },
+}
+
+fn default_wba_z() -> f64 {
+    1.0
 }
 
 fn default_z() -> f64 {
@@ -48,7 +65,8 @@ fn threshold(t: Option<Cells>, capacity: u32) -> u32 {
 }
 
 impl BufferPolicySpec {
-    pub fn build(&self, capacity: u32) -> AnyBufferPolicy {
+    /// The policy of one port of `capacity` cells, sized for `n_vcs` VCs (WBA's weights).
+    pub fn build(&self, capacity: u32, n_vcs: usize) -> AnyBufferPolicy {
         match self {
             BufferPolicySpec::DropTail => AnyBufferPolicy::CellDropTail,
             BufferPolicySpec::Ppd => AnyBufferPolicy::Ppd,
@@ -57,6 +75,10 @@ impl BufferPolicySpec {
                 AnyBufferPolicy::SelectiveDrop(SelectiveDrop { threshold: threshold(*t, capacity), z: *z })
             }
             BufferPolicySpec::Fba { threshold: t, z } => AnyBufferPolicy::Fba(Fba { threshold: threshold(*t, capacity), z: *z }),
+            BufferPolicySpec::Wba { threshold: t, z, hard_threshold } => {
+                let r = t.map_or(capacity / 2, |c| c.0).clamp(1, capacity.max(1));
+                AnyBufferPolicy::Wba(Wba::new(r, *z, hard_threshold.map(|h| h.0), n_vcs))
+            }
         }
     }
 }
@@ -142,6 +164,11 @@ impl TcpSpec {
         self.llc_snap.unwrap_or(true)
     }
 
+    /// Cells of a full-size segment's AAL5 frame (MSS + 40 bytes of TCP/IP headers).
+    pub fn frame_cells(&self) -> u32 {
+        ccsim_model::aal5::cells(self.mss() + ccsim_model::tcp::HEADER_BYTES, self.llc_snap())
+    }
+
     /// The sender and receiver of one connection; `phase` is the host's tick phase draw in
     /// [0, 1) for BSD clocks without a fixed phase.
     pub fn build(&self, phase: f64) -> (TcpSender, TcpReceiver) {
@@ -214,6 +241,10 @@ pub struct ConnectionSpec {
     /// With `transport = "abr"`: overrides of `defaults.abr` for the adapter's source.
     #[serde(default)]
     pub abr: crate::types::AbrSpec,
+    /// A GFR contract (UBR over ATM only): the MCR weighs the VC in WBA and SCFQ, and the
+    /// ingress switch's policer checks its frames (docs/models/ubr/gfr.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gfr: Option<crate::gfr::GfrSpec>,
     #[serde(default)]
     pub access: crate::types::AccessSpec,
     #[serde(default)]

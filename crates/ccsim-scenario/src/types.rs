@@ -107,6 +107,12 @@ pub struct Defaults {
     /// Buffer policy of every switch port (default: cell drop-tail).
     #[serde(default)]
     pub buffer_policy: BufferPolicySpec,
+    /// Ingress policer of every switch for the GFR VCs entering there (default: none).
+    #[serde(default)]
+    pub policer: crate::gfr::PolicerSpec,
+    /// Scheduling of every switch output port (default: FIFO).
+    #[serde(default)]
+    pub scheduling: crate::gfr::SchedulingSpec,
 }
 
 impl Defaults {
@@ -146,6 +152,12 @@ pub struct SwitchSpec {
     pub algorithm: Option<AlgorithmSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_policy: Option<BufferPolicySpec>,
+    /// Ingress policer for the GFR VCs whose route starts here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policer: Option<crate::gfr::PolicerSpec>,
+    /// Scheduling of this switch's output ports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduling: Option<crate::gfr::SchedulingSpec>,
 }
 
 /// A full-duplex link between two switches or two routers.

@@ -191,6 +191,7 @@ pub fn validate(s: &Scenario) -> R {
         let access = c.access.rate.unwrap_or(s.defaults.link_rate);
         abr(&format!("{p}.abr"), &c.abr.over(&s.defaults.abr), Some(&c.abr), access)?;
     }
+    crate::gfr::validate(s)?;
     if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
         return err("measure.interval", "must be 0 (off) or at least 1us");
     }
@@ -292,6 +293,18 @@ fn policy(p: &str, b: &BufferPolicySpec, capacity: u32) -> R {
         BufferPolicySpec::DropTail | BufferPolicySpec::Ppd => return Ok(()),
         BufferPolicySpec::Epd { threshold } => (threshold, None),
         BufferPolicySpec::SelectiveDrop { threshold, z } | BufferPolicySpec::Fba { threshold, z } => (threshold, Some(*z)),
+        BufferPolicySpec::Wba { threshold, z, hard_threshold } => {
+            if !(0.0..=1.0).contains(z) {
+                return err(format!("{p}.z"), "must be in [0, 1]");
+            }
+            let r = threshold.map_or(capacity / 2, |t| t.0);
+            if let Some(h) = hard_threshold {
+                if h.0 <= r || h.0 > capacity {
+                    return err(format!("{p}.hard_threshold"), format!("must be above the threshold ({r} cells) and at most the buffer ({capacity} cells)"));
+                }
+            }
+            (threshold, None)
+        }
     };
     if let Some(t) = threshold {
         if t.0 == 0 || t.0 > capacity {

@@ -34,15 +34,18 @@ pub enum DropReason {
     PartialDiscard,
     /// An active queue manager (RED) dropped the packet before the buffer was full.
     Early,
+    /// The VC's ingress policer dropped a cell of a non-conforming frame (GFR's F-GCRA).
+    Policed,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 5] = [
+    pub const ALL: [DropReason; 6] = [
         DropReason::Overflow,
         DropReason::Selective,
         DropReason::FrameDiscard,
         DropReason::PartialDiscard,
         DropReason::Early,
+        DropReason::Policed,
     ];
     pub const COUNT: usize = Self::ALL.len();
 
@@ -57,6 +60,7 @@ impl DropReason {
             DropReason::FrameDiscard => "frame_discard",
             DropReason::PartialDiscard => "partial_discard",
             DropReason::Early => "early",
+            DropReason::Policed => "policed",
         }
     }
 }
@@ -69,6 +73,8 @@ pub struct VcBooks {
     pub departed: u64,
     pub dropped: [u64; DropReason::COUNT],
     pub occupancy: u32,
+    /// Untagged (CLP = 0) cells in the buffer, L_i (kept live with `occupancy`).
+    pub untagged: u32,
 }
 
 impl VcBooks {
@@ -97,6 +103,8 @@ pub struct Token {
     pub departure: SimTime,
     pub vc: VcId,
     pub size: u16,
+    /// Tagged (CLP = 1): the VC's untagged count leaves it alone.
+    pub clp: bool,
 }
 
 /// `repr(C)`, per-cell fields first (see `Port`).
@@ -149,6 +157,11 @@ impl PortBuffer {
         &self.policy
     }
 
+    /// The policy, for per-VC settings made after the port was built (WBA's weights).
+    pub fn policy_mut(&mut self) -> &mut AnyBufferPolicy {
+        &mut self.policy
+    }
+
     /// VCs with at least one cell queued (N_a).
     pub fn active_vcs(&self) -> u32 {
         if self.live {
@@ -181,7 +194,7 @@ impl PortBuffer {
     pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
         self.admit(cell)?;
         let dep = departure();
-        self.cells.push_back(Token { departure: dep, vc: cell.vc, size: cell.size });
+        self.cells.push_back(Token { departure: dep, vc: cell.vc, size: cell.size, clp: cell.clp() });
         Ok(dep)
     }
 
@@ -209,6 +222,7 @@ impl PortBuffer {
         b.accepted += 1;
         if self.live {
             b.occupancy += 1;
+            b.untagged += !cell.clp() as u32;
             if b.occupancy == 1 {
                 self.active_vcs += 1;
             }
@@ -219,13 +233,14 @@ impl PortBuffer {
         Ok(())
     }
 
-    /// A cell of `vc` left (event-scheduled ports).
+    /// A cell of `vc` left (event-scheduled ports); `clp`: it was tagged.
     #[inline]
-    pub fn release(&mut self, vc: VcId) {
+    pub fn release(&mut self, vc: VcId, clp: bool) {
         if self.live {
             let b = &mut self.books[vc.index()];
             b.departed += 1;
             b.occupancy -= 1;
+            b.untagged -= !clp as u32;
             if b.occupancy == 0 {
                 self.active_vcs -= 1;
             }
@@ -241,6 +256,9 @@ impl PortBuffer {
             total: self.queued,
             of_vc: self.books[v].occupancy,
             active_vcs: self.active_vcs,
+            untagged_of_vc: self.books[v].untagged,
+            tagged: cell.clp(),
+            vc: cell.vc,
         };
         let st = &mut self.frames[v];
         if st.expect_first {
@@ -298,7 +316,7 @@ impl PortBuffer {
     #[inline]
     pub fn pop_departed(&mut self, now: SimTime) -> Option<Token> {
         let t = self.cells.pop_front_if(|t| t.departure <= now)?;
-        self.release(t.vc);
+        self.release(t.vc, t.clp);
         Some(t)
     }
 
@@ -308,6 +326,7 @@ impl PortBuffer {
         let mut b = self.books[vc.index()].clone();
         if !self.live {
             b.occupancy = self.cells.iter().filter(|t| t.vc == vc).count() as u32;
+            b.untagged = self.cells.iter().filter(|t| t.vc == vc && !t.clp).count() as u32;
             b.departed = b.accepted - b.occupancy as u64;
         }
         b

@@ -11,6 +11,7 @@ use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::ip::{AnyEdge, AnyIpControl, FiewaFlow, FiewaParams};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
+use crate::policer::AnyPolicer;
 use crate::port::{AnyBufferPolicy, AnyDiscipline, AnyHeldOrder, Held, Port};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::tcp_host::{AbrAdapter, HostLink, TcpEnds};
@@ -75,6 +76,16 @@ pub struct VcSpec {
     /// The first router of the route is a FICCRD source edge with FIEWA enforcement (TCP over
     /// IP only; that router's kind is `NodeKind::IpEdge`).
     pub edge: Option<FiewaParams>,
+    /// A GFR VC's contract, if it has one.
+    pub gfr: Option<GfrVc>,
+}
+
+/// A GFR VC's contract (docs/models/ubr/gfr.md): its MCR weighs it at every port whose policy
+/// or discipline uses weights (WBA, SCFQ); its policer checks its frames at the ingress switch.
+pub struct GfrVc {
+    /// Minimum cell rate, cells/s.
+    pub mcr: f64,
+    pub policer: Option<AnyPolicer>,
 }
 
 /// The traffic of a VC to create.
@@ -191,6 +202,12 @@ impl WorldBuilder {
             let access = self.ports[s.fwd_ports[0].index()].delay;
             Box::new(AnyEdge::Fiewa(FiewaFlow::new(params, out, access, mss)))
         });
+        let (mcr, policer) = s.gfr.map_or((0.0, None), |g| (g.mcr, g.policer.map(Box::new)));
+        if mcr > 0.0 {
+            for p in &s.fwd_ports {
+                self.ports[p.index()].set_vc_weight(id, mcr);
+            }
+        }
         self.vcs.push(Vc {
             name: s.name,
             dest_name: s.dest_name,
@@ -203,6 +220,8 @@ impl WorldBuilder {
             pending_wake: None,
             books: VcBooks::default(),
             edge,
+            mcr,
+            policer,
         });
         id
     }

@@ -37,7 +37,7 @@ mod tcp;
 mod vc;
 mod windows;
 
-pub use build::{PortSpec, VcKind, VcSpec, WorldBuilder};
+pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
 pub use event::Event;
 pub use node::{Node, NodeKind};
 pub use report::{PortReport, Report, TcpReport, VcReport};

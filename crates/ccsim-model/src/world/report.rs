@@ -100,6 +100,33 @@ impl World {
         out
     }
 
+    /// Per VC, the rate a GFR contract entitles it to, cells/s (0 for VCs without one): its MCR
+    /// plus an MCR-weighted share of what the GFR VCs leave unreserved, at the port of its route
+    /// where that is least (docs/models/ubr/gfr.md).
+    pub fn gfr_targets(&self) -> Vec<f64> {
+        let mut reserved = vec![0.0; self.ports.len()];
+        for vc in self.vcs.iter().filter(|v| v.mcr > 0.0) {
+            for p in &vc.fwd_ports {
+                reserved[p.index()] += vc.mcr;
+            }
+        }
+        self.vcs
+            .iter()
+            .map(|vc| {
+                if vc.mcr <= 0.0 {
+                    return 0.0;
+                }
+                vc.fwd_ports
+                    .iter()
+                    .map(|p| {
+                        let (c, sum) = (self.ports[p.index()].cell_rate(), reserved[p.index()]);
+                        vc.mcr + vc.mcr / sum * (c - sum).max(0.0)
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect()
+    }
+
     /// Summary numbers over the measurement window.
     pub fn report(&self) -> Report {
         let now = self.now;
@@ -135,6 +162,11 @@ impl World {
                     brm_received: vc.abr_source().map_or(0, |s| s.counters.brm_received),
                     background: vc.background().is_some(),
                     goodput: per_s((vc.goodput_bytes() - w.goodput_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0),
+                    clp0_goodput: per_s(
+                        (vc.tcp().map_or(0, |t| t.stats.clp0_delivered) - w.clp0_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0,
+                    ),
+                    mcr: vc.mcr,
+                    frames_tagged: vc.policer.as_ref().map_or(0, |p| p.frames_nonconforming()),
                     tcp: vc.tcp().map(|t| TcpReport {
                         variant: t.sender.variant(),
                         stats: t.sender.stats().clone(),
@@ -218,6 +250,12 @@ pub struct VcReport {
     pub clr: f64,
     /// Goodput over the window, bits/s (TCP; zero otherwise).
     pub goodput: f64,
+    /// Of which released by untagged (CLP = 0) frames, bits/s.
+    pub clp0_goodput: f64,
+    /// A GFR VC's minimum cell rate, cells/s (0 otherwise).
+    pub mcr: f64,
+    /// Frames its ingress policer found non-conforming (tagged or dropped), whole run.
+    pub frames_tagged: u64,
     /// Background CBR/VBR traffic.
     pub background: bool,
     pub tcp: Option<TcpReport>,

@@ -7,6 +7,7 @@ use crate::abr::{AbrDestination, AbrSource};
 use crate::cell::{Cell, CellKind};
 use crate::ids::PortId;
 use crate::ip::AnyEdge;
+use crate::policer::AnyPolicer;
 use crate::tcp_host::TcpEnds;
 use crate::vbr::OnOffSource;
 use ccsim_engine::SimTime;
@@ -64,6 +65,10 @@ pub struct Vc {
     pub books: VcBooks,
     /// This flow's state at its source edge router (FICCRD/FIEWA), if that router is one.
     pub edge: Option<Box<AnyEdge>>,
+    /// A GFR VC's minimum cell rate, cells/s (0: not a GFR VC).
+    pub mcr: f64,
+    /// The VC's policer at its ingress switch (GFR's F-GCRA), if that switch polices.
+    pub policer: Option<Box<AnyPolicer>>,
 }
 
 impl Vc {

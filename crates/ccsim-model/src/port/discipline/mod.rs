@@ -31,8 +31,10 @@
 //! and its arms below (docs/extending.md).
 
 mod fifo;
+mod scfq;
 mod strict_priority;
 
+pub use scfq::Scfq;
 pub use strict_priority::StrictPriority;
 
 use super::{DropReason, InFlight, Port};
@@ -63,6 +65,8 @@ pub struct Held {
 pub enum AnyHeldOrder {
     /// CBR/VBR cells before ABR/UBR cells, non-preemptive (background traffic).
     StrictPriority(StrictPriority),
+    /// Self-clocked fair queuing over per-VC queues, weights from MCR (GFR).
+    Scfq(Scfq),
 }
 
 /// The contract of a held discipline (module doc).
@@ -82,18 +86,21 @@ impl AnyHeldOrder {
     fn buffered(&self, cell: &Cell) -> bool {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.buffered(cell),
+            AnyHeldOrder::Scfq(d) => d.buffered(cell),
         }
     }
     #[inline]
     fn hold(&mut self, cell: Cell) {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.hold(cell),
+            AnyHeldOrder::Scfq(d) => d.hold(cell),
         }
     }
     #[inline]
     fn next(&mut self, now: SimTime) -> Option<Cell> {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.next(now),
+            AnyHeldOrder::Scfq(d) => d.next(now),
         }
     }
 }
@@ -107,12 +114,27 @@ impl Held {
     pub fn cells(&self) -> Box<dyn Iterator<Item = &Cell> + '_> {
         let held: Box<dyn Iterator<Item = &Cell>> = match &self.order {
             AnyHeldOrder::StrictPriority(d) => Box::new(d.cells()),
+            AnyHeldOrder::Scfq(d) => Box::new(d.cells()),
         };
         Box::new(self.in_service.iter().chain(held))
     }
 }
 
 impl Port {
+    /// A GFR VC's MCR (cells/s) weighs it here: in a WBA policy (W_i = MCR / link cell rate) and
+    /// in an SCFQ discipline (w_i = MCR). Ports that use no weights ignore it.
+    pub fn set_vc_weight(&mut self, vc: crate::ids::VcId, mcr: f64) {
+        let rate = self.cell_rate();
+        if let crate::port::AnyBufferPolicy::Wba(w) = self.buffer.policy_mut() {
+            w.weights[vc.index()] = mcr / rate;
+        }
+        if let AnyDiscipline::Held(h) = &mut self.discipline {
+            if let AnyHeldOrder::Scfq(s) = &mut h.order {
+                s.set_weight(vc.index(), mcr);
+            }
+        }
+    }
+
     /// Whether this port holds its cells (departures are events).
     #[inline]
     pub fn is_event_scheduled(&self) -> bool {
@@ -173,7 +195,7 @@ impl Port {
         let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports do not depart") };
         let cell = h.in_service.take().expect("a departure has a cell in service");
         if h.order.buffered(&cell) {
-            self.buffer.release(cell.vc);
+            self.buffer.release(cell.vc, cell.clp());
             self.queue.record(now, self.buffer.len());
         }
         self.departed += 1;

@@ -23,7 +23,7 @@ mod tests {
     #[test]
     fn refuses_at_and_above_the_threshold() {
         let p = Epd { threshold: 900 };
-        let o = |x| Occupancy { capacity: 1000, total: x, of_vc: 0, active_vcs: 1 };
+        let o = |x| Occupancy { capacity: 1000, total: x, of_vc: 0, active_vcs: 1, ..Default::default() };
         assert!(p.admit_frame(&o(899)));
         assert!(!p.admit_frame(&o(900)));
     }

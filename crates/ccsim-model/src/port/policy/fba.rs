@@ -30,7 +30,7 @@ mod tests {
     #[test]
     fn the_bound_tightens_as_the_buffer_fills() {
         let p = Fba { threshold: 800, z: 0.8 };
-        let o = |x, y| Occupancy { capacity: 1000, total: x, of_vc: y, active_vcs: 4 };
+        let o = |x, y| Occupancy { capacity: 1000, total: x, of_vc: y, active_vcs: 4, ..Default::default() };
         // X = 900: bound Z(K−R)/(X−R) = 1.6 × fair share 225 = 360 cells.
         assert!(p.admit_frame(&o(900, 360)));
         assert!(!p.admit_frame(&o(900, 361)));

@@ -8,13 +8,17 @@
 mod epd;
 mod fba;
 mod selective_drop;
+mod wba;
 
 pub use epd::Epd;
 pub use fba::Fba;
 pub use selective_drop::SelectiveDrop;
+pub use wba::Wba;
+
+use crate::ids::VcId;
 
 /// What a policy may look at when a frame starts.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Default)]
 pub struct Occupancy {
     /// Buffer capacity K, cells.
     pub capacity: u32,
@@ -24,6 +28,12 @@ pub struct Occupancy {
     pub of_vc: u32,
     /// VCs with at least one cell in the buffer, N_a.
     pub active_vcs: u32,
+    /// Untagged (CLP = 0) cells of the VC in the buffer, L_i (kept only where a policy reads it).
+    pub untagged_of_vc: u32,
+    /// The frame's first cell is tagged (CLP = 1).
+    pub tagged: bool,
+    /// The arriving frame's VC.
+    pub vc: VcId,
 }
 
 pub trait BufferPolicy {
@@ -41,6 +51,8 @@ pub enum AnyBufferPolicy {
     Epd(Epd),
     SelectiveDrop(SelectiveDrop),
     Fba(Fba),
+    /// Weighted Buffer Allocation (GFR).
+    Wba(Wba),
 }
 
 impl AnyBufferPolicy {
@@ -56,6 +68,7 @@ impl AnyBufferPolicy {
             AnyBufferPolicy::Epd(p) => p.admit_frame(o),
             AnyBufferPolicy::SelectiveDrop(p) => p.admit_frame(o),
             AnyBufferPolicy::Fba(p) => p.admit_frame(o),
+            AnyBufferPolicy::Wba(p) => p.admit_frame(o),
         }
     }
 
@@ -66,6 +79,7 @@ impl AnyBufferPolicy {
             AnyBufferPolicy::Epd(_) => "epd",
             AnyBufferPolicy::SelectiveDrop(_) => "selective_drop",
             AnyBufferPolicy::Fba(_) => "fba",
+            AnyBufferPolicy::Wba(_) => "wba",
         }
     }
 }

@@ -29,7 +29,7 @@ mod tests {
     fn only_vcs_above_their_share_lose_frames() {
         let p = SelectiveDrop { threshold: 900, z: 0.8 };
         // 950 cells among 5 VCs: fair share 190; Z × share = 152.
-        let o = |y| Occupancy { capacity: 1000, total: 950, of_vc: y, active_vcs: 5 };
+        let o = |y| Occupancy { capacity: 1000, total: 950, of_vc: y, active_vcs: 5, ..Default::default() };
         assert!(p.admit_frame(&o(152)));
         assert!(!p.admit_frame(&o(153)));
         // Below the threshold everything enters.

@@ -2,11 +2,12 @@
 //! switch hooks), then that port's buffer. Also the scheme timers and, at build, the removal of
 //! schemes nobody consults.
 //!
-//! May touch the switch's ports and schemes and the arriving cell's VC books. The place where
-//! GFR's ingress policer will sit: before the scheme hooks, on a VC's first switch.
+//! May touch the switch's ports and schemes and the arriving cell's VC (books, policer). A VC's
+//! ingress policer (GFR's F-GCRA) runs at its first switch, before the scheme hooks and the buffer.
 
-use crate::cell::{Cell, CellKind};
+use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::PortId;
+use crate::policer::Verdict;
 use crate::port::DropReason;
 use crate::world::{Event, World};
 use ccsim_engine::SimDuration;
@@ -21,11 +22,25 @@ impl World {
         let v = cell.vc.index();
         if cell.is_forward() {
             let node = cell.hop as usize + 1;
-            let vc = &self.vcs[v];
+            let vc = &mut self.vcs[v];
             cell.hop = node as u16;
             let out = vc.fwd_ports[node];
             let abr = vc.abr;
             let port = &mut self.ports[out.index()];
+            // The VC enters the network here: its policer (GFR's F-GCRA) sees its data cells.
+            if let (1, Some(policer)) = (node, vc.policer.as_deref_mut()) {
+                if cell.kind == CellKind::Data {
+                    match policer.on_cell(self.now, &cell) {
+                        Verdict::Pass => {}
+                        Verdict::Tag => cell.flags.set(Flags::CLP, true),
+                        Verdict::Drop => {
+                            port.buffer.reject(cell.vc, DropReason::Policed);
+                            vc.books.count_drop(&cell);
+                            return;
+                        }
+                    }
+                }
+            }
             let view = port.view(self.now);
             if cell.high_priority() {
                 if let Some(scheme) = port.scheme.as_mut() {
