@@ -18,6 +18,7 @@ from ..errors import ScenarioError
 _MODULES = {
     "abr-benchmarks": "ccsim.reproductions.abr_benchmarks",
     "ficcrd": "ccsim.reproductions.ficcrd",
+    "gfr": "ccsim.reproductions.gfr",
 }
 
 

@@ -29,14 +29,16 @@ import numpy as np
 from ..result import SERIES_COLUMNS
 
 TOP = ("fairness_index", "events", "cell_hops", "sim_time_s", "goodput_mbps_total", "efficiency",
-       "connections_fairness_index")
+       "connections_fairness_index", "gfr_guarantee_met")
 FIELDS = {
     "sources": ("acr_mbps", "rate_mbps", "maxmin_mbps", "final_acr_mbps", "cells_sent", "cells_received",
                 "cells_dropped", "clr", "window_clr"),
     "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "drops"),
     "links": ("utilization", "rate_mbps"),
     "connections": ("goodput_mbps", "max_goodput_mbps", "delivered_bytes", "segments_sent", "retransmits",
-                    "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost"),
+                    "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost",
+                    # GFR connections only (NaN elsewhere)
+                    "mcr_mbps", "target_mbps", "clp0_mbps", "clp01_mbps", "frames_tagged"),
 }
 AGGS = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max}
 # The series a metric may average (their columns as the result names them).
@@ -64,19 +66,24 @@ class Metric:
     def evaluate(self, result: Any) -> dict[str, float]:
         s = result.data
         if self.kind == "top":
-            return {self.name: float(s[self.name])}
+            return {self.name: _number(s.get(self.name))}
         if self.kind == "agg":
-            vals = [float(r[self.field]) for r in s[self.table]]
+            vals = [_number(r.get(self.field)) for r in s[self.table]]
             return {self.name: float(AGGS[self.agg](vals)) if vals else math.nan}
         if self.kind == "row":
             for r in s[self.table]:
                 if r.get("name") == self.row:
-                    return {self.name: float(r[self.field])}
+                    return {self.name: _number(r.get(self.field))}
             names = ", ".join(str(r.get("name")) for r in s[self.table][:12])
             raise ValueError(f"metric {self.name!r}: no {self.table} row named {self.row!r} (there are: {names})")
         # series
         est, warm_s = series_estimate(result, self)
         return {self.name: est.mean, f"{self.name}:half_width": est.half_width, f"{self.name}:warmup_s": warm_s}
+
+
+def _number(x: Any) -> float:
+    """A summary value as a float: true/false as 1/0, absent (a field only some rows have) NaN."""
+    return math.nan if x is None else float(x)
 
 
 def series_values(result: Any, m: Metric) -> tuple[np.ndarray, np.ndarray]:

@@ -262,6 +262,7 @@ impl WorldBuilder {
         w.last_port_bits = vec![0; w.ports.len()];
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
+        w.fifo_where_one_vc();
         w.mark_lazy_ends();
         w.index_inputs();
         w.drop_idle_schemes();
@@ -304,6 +305,19 @@ impl World {
             }
         }
         crossed
+    }
+
+    /// A per-VC discipline at a port that only one VC uses orders nothing: it serves that VC's
+    /// cells in order, work-conserving, exactly as FIFO does (same departures, same books), so
+    /// such ports (the egress towards a host, say) take the FIFO fast path and its lack of
+    /// departure events. Strict priority stays: it separates background cells from the VC's own.
+    fn fifo_where_one_vc(&mut self) {
+        let users = self.port_users();
+        for (port, n) in self.ports.iter_mut().zip(users) {
+            if n <= 1 && port.is_per_vc_discipline() {
+                port.discipline = AnyDiscipline::Fifo;
+            }
+        }
     }
 
     /// How many VCs use each port.

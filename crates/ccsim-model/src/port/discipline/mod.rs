@@ -135,6 +135,11 @@ impl Port {
         }
     }
 
+    /// Whether this port orders cells by VC (only VCs sharing it give it anything to order).
+    pub fn is_per_vc_discipline(&self) -> bool {
+        matches!(&self.discipline, AnyDiscipline::Held(h) if matches!(h.order, AnyHeldOrder::Scfq(_)))
+    }
+
     /// Whether this port holds its cells (departures are events).
     #[inline]
     pub fn is_event_scheduled(&self) -> bool {
