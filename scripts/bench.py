@@ -33,6 +33,7 @@ CASES = [
     ("Two Sources / ERICA (LAN)", "abr-benchmarks/two-sources", "erica", 1.0),
     ("Upstream / ERICA (WAN, 17 VCs)", "abr-benchmarks/upstream", "erica", 1.0),
     ("15 SACK TCP over UBR, Selective Drop (seed 001)", "gfr/n-source-15-sd", None, 2.0),
+    ("15 SACK TCP over GFR, per-VC SCFQ (seed 001 B2)", "gfr/unequal-b2", None, 2.0),
     ("10 Reno TCP over IP, drop-tail routers (seed 002; packets)", "ficcrd/droptail", None, 200.0),
 ]
 # Whole `ccsim run PRESET --json` processes (start-up, run, result conversion), as a user runs them.

@@ -169,21 +169,23 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
 
     files = []
     fig, ax = plt.subplots(figsize=(7, 4))
+    top, bottom, labels = 1.2, 0.8, []
     for k, preset in enumerate(EQUAL):
         x = [c["clp01_mbps"] / c["target_mbps"] for r in results[preset] for c in r["connections"].values()]
         eff = st.mean(r["efficiency"] for r in results[preset])
+        top, bottom = max(top, float(np.max(x))), min(bottom, float(np.min(x)))
+        labels.append(f"{preset.split('/')[1]}\nefficiency {eff:.3f}")
         ax.errorbar([k], [np.mean(x)], yerr=[[np.mean(x) - np.min(x)], [np.max(x) - np.mean(x)]], fmt="o", capsize=6,
                     color="tab:blue", label="min-max over sources and seeds" if k == 0 else None)
         ax.errorbar([k + 0.1], [np.mean(x)], yerr=[np.std(x)], fmt="none", capsize=4, color="tab:orange",
                     label="± one standard deviation" if k == 0 else None)
-        ax.annotate(f"eff. {eff:.3f}", (k, 0.52), ha="center", fontsize=8)
     ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
     ax.axhspan(0.8, 1.2, color="grey", alpha=0.12, label="seed: all within 20 % of the mean")
-    ax.set_xticks(range(len(EQUAL)), [p.split("/")[1] for p in EQUAL])
-    ax.set_ylim(0.5, 1.6)
+    ax.set_xticks(range(len(EQUAL)), labels, fontsize=8)
+    ax.set_ylim(max(0.0, bottom - 0.1), top + 0.45)
     ax.set_ylabel("throughput / expected (8.39 or 2.52 Mb/s)")
-    ax.set_title("Fig. 5: equal allocations, Selective Drop, FIFO")
-    ax.legend(fontsize="small", loc="upper right")
+    ax.set_title("Fig. 5: equal allocations, Selective Drop, FIFO", fontsize=10)
+    ax.legend(fontsize="small", loc="upper left", ncol=2)
     files.append(_save(fig, out / "fig5-equal.png"))
 
     for preset, fig_name, title in [("gfr/unequal-b1", "fig6-b1.png", "Fig. 6: FIFO + WBA + tagging (B1)"),
@@ -199,7 +201,7 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
         ax.axhspan(0.9, 1.1, color="grey", alpha=0.12, label="within 10 %")
         ax.set_xticks(range(1, len(groups) + 1), [f"group {g[1:]}" for g in groups])
         ax.set_ylabel("CLP0+1 throughput / target")
-        ax.set_title(f"{title}, {len(runs)} seeds (min-max over VCs and seeds)")
+        ax.set_title(f"{title}\n{len(runs)} seeds; bars: min-max over VCs and seeds", fontsize=10)
         ax.legend(fontsize="small")
         files.append(_save(fig, out / fig_name))
     return files
