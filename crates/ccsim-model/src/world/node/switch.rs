@@ -22,25 +22,15 @@ impl World {
         let v = cell.vc.index();
         if cell.is_forward() {
             let node = cell.hop as usize + 1;
-            let vc = &mut self.vcs[v];
+            let vc = &self.vcs[v];
             cell.hop = node as u16;
             let out = vc.fwd_ports[node];
             let abr = vc.abr;
-            let port = &mut self.ports[out.index()];
             // The VC enters the network here: its policer (GFR's F-GCRA) sees its data cells.
-            if let (1, Some(policer)) = (node, vc.policer.as_deref_mut()) {
-                if cell.kind == CellKind::Data {
-                    match policer.on_cell(self.now, &cell) {
-                        Verdict::Pass => {}
-                        Verdict::Tag => cell.flags.set(Flags::CLP, true),
-                        Verdict::Drop => {
-                            port.buffer.reject(cell.vc, DropReason::Policed);
-                            vc.books.count_drop(&cell);
-                            return;
-                        }
-                    }
-                }
+            if node == 1 && vc.policer.is_some() && !self.police(&mut cell, out) {
+                return;
             }
+            let port = &mut self.ports[out.index()];
             let view = port.view(self.now);
             if cell.high_priority() {
                 if let Some(scheme) = port.scheme.as_mut() {
@@ -69,6 +59,30 @@ impl World {
                 }
             }
             self.pass_backward(node, cell);
+        }
+    }
+
+    /// A data cell of a policed VC at its ingress switch, for output port `out`: the policer's
+    /// verdict applied (tagged, or dropped and counted at `out`). False if the cell is gone.
+    /// Out of line: only GFR VCs with a policer come here.
+    #[inline(never)]
+    fn police(&mut self, cell: &mut Cell, out: PortId) -> bool {
+        if cell.kind != CellKind::Data {
+            return true;
+        }
+        let vc = &mut self.vcs[cell.vc.index()];
+        let policer = vc.policer.as_deref_mut().expect("checked by the caller");
+        match policer.on_cell(self.now, cell) {
+            Verdict::Pass => true,
+            Verdict::Tag => {
+                cell.flags.set(Flags::CLP, true);
+                true
+            }
+            Verdict::Drop => {
+                self.ports[out.index()].buffer.reject(cell.vc, DropReason::Policed);
+                vc.books.count_drop(cell);
+                false
+            }
         }
     }
 
