@@ -103,8 +103,6 @@ pub struct Token {
     pub departure: SimTime,
     pub vc: VcId,
     pub size: u16,
-    /// Tagged (CLP = 1): the VC's untagged count leaves it alone.
-    pub clp: bool,
 }
 
 /// `repr(C)`, per-cell fields first (see `Port`).
@@ -124,6 +122,10 @@ pub struct PortBuffer {
     /// Per-VC occupancy and `active_vcs` are kept on every change (a policy reads them);
     /// otherwise `books` derives them from the queued tokens.
     live: bool,
+    /// Untagged cells per VC are kept too (WBA). Such a port holds its cells (a held
+    /// discipline), so each departure knows its cell's tag: a tag in every FIFO token cost
+    /// ~8-38 instructions per cell-hop on GFC1, where nothing reads it (docs/benchmarks.md).
+    count_tags: bool,
     policy: AnyBufferPolicy,
     books: Vec<VcBooks>,
     dropped: [u64; DropReason::COUNT],
@@ -143,11 +145,13 @@ impl PortBuffer {
             active_vcs: 0,
             queued: 0,
             live: false,
+            count_tags: false,
         }
     }
 
     pub fn with_policy(mut self, policy: AnyBufferPolicy, keep_eom: bool) -> Self {
         self.live = policy.frame_aware();
+        self.count_tags = policy.counts_tags();
         self.policy = policy;
         self.keep_eom = keep_eom;
         self
@@ -194,7 +198,8 @@ impl PortBuffer {
     pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
         self.admit(cell)?;
         let dep = departure();
-        self.cells.push_back(Token { departure: dep, vc: cell.vc, size: cell.size, clp: cell.clp() });
+        debug_assert!(!self.policy.counts_tags(), "a policy that counts tags runs on a held discipline");
+        self.cells.push_back(Token { departure: dep, vc: cell.vc, size: cell.size });
         Ok(dep)
     }
 
@@ -222,7 +227,7 @@ impl PortBuffer {
         b.accepted += 1;
         if self.live {
             b.occupancy += 1;
-            b.untagged += !cell.clp() as u32;
+            b.untagged += (self.count_tags && !cell.clp()) as u32;
             if b.occupancy == 1 {
                 self.active_vcs += 1;
             }
@@ -240,7 +245,7 @@ impl PortBuffer {
             let b = &mut self.books[vc.index()];
             b.departed += 1;
             b.occupancy -= 1;
-            b.untagged -= !clp as u32;
+            b.untagged -= (self.count_tags && !clp) as u32;
             if b.occupancy == 0 {
                 self.active_vcs -= 1;
             }
@@ -316,7 +321,8 @@ impl PortBuffer {
     #[inline]
     pub fn pop_departed(&mut self, now: SimTime) -> Option<Token> {
         let t = self.cells.pop_front_if(|t| t.departure <= now)?;
-        self.release(t.vc, t.clp);
+        // No tag kept with a token: FIFO ports never count tags (`AnyBufferPolicy::counts_tags`).
+        self.release(t.vc, false);
         Some(t)
     }
 
@@ -326,7 +332,6 @@ impl PortBuffer {
         let mut b = self.books[vc.index()].clone();
         if !self.live {
             b.occupancy = self.cells.iter().filter(|t| t.vc == vc).count() as u32;
-            b.untagged = self.cells.iter().filter(|t| t.vc == vc && !t.clp).count() as u32;
             b.departed = b.accepted - b.occupancy as u64;
         }
         b

@@ -150,7 +150,9 @@ impl WorldBuilder {
         port.packets = s.packets;
         port.red = s.red;
         port.control = s.control;
-        if let Some(order) = s.held {
+        // A policy that counts tagged cells per VC needs each departing cell (WBA).
+        let held = s.held.or_else(|| port.buffer.policy().counts_tags().then(|| AnyHeldOrder::Fifo(Default::default())));
+        if let Some(order) = held {
             port.discipline = AnyDiscipline::Held(Box::new(Held::new(order)));
         }
         self.ports.push(port);
@@ -310,12 +312,17 @@ impl World {
     /// A per-VC discipline at a port that only one VC uses orders nothing: it serves that VC's
     /// cells in order, work-conserving, exactly as FIFO does (same departures, same books), so
     /// such ports (the egress towards a host, say) take the FIFO fast path and its lack of
-    /// departure events. Strict priority stays: it separates background cells from the VC's own.
+    /// departure events (or, under a policy that counts tags, the held FIFO). Strict priority
+    /// stays: it separates background cells from the VC's own.
     fn fifo_where_one_vc(&mut self) {
         let users = self.port_users();
         for (port, n) in self.ports.iter_mut().zip(users) {
             if n <= 1 && port.is_per_vc_discipline() {
-                port.discipline = AnyDiscipline::Fifo;
+                port.discipline = if port.buffer.policy().counts_tags() {
+                    AnyDiscipline::Held(Box::new(Held::new(AnyHeldOrder::Fifo(Default::default()))))
+                } else {
+                    AnyDiscipline::Fifo
+                };
             }
         }
     }

@@ -31,9 +31,11 @@
 //! and its arms below (docs/extending.md).
 
 mod fifo;
+mod held_fifo;
 mod scfq;
 mod strict_priority;
 
+pub use held_fifo::HeldFifo;
 pub use scfq::Scfq;
 pub use strict_priority::StrictPriority;
 
@@ -67,6 +69,8 @@ pub enum AnyHeldOrder {
     StrictPriority(StrictPriority),
     /// Self-clocked fair queuing over per-VC queues, weights from MCR (GFR).
     Scfq(Scfq),
+    /// FIFO that holds its cells (a policy counts tagged cells per VC: WBA).
+    Fifo(HeldFifo),
 }
 
 /// The contract of a held discipline (module doc).
@@ -87,6 +91,7 @@ impl AnyHeldOrder {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.buffered(cell),
             AnyHeldOrder::Scfq(d) => d.buffered(cell),
+            AnyHeldOrder::Fifo(d) => d.buffered(cell),
         }
     }
     #[inline]
@@ -94,6 +99,7 @@ impl AnyHeldOrder {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.hold(cell),
             AnyHeldOrder::Scfq(d) => d.hold(cell),
+            AnyHeldOrder::Fifo(d) => d.hold(cell),
         }
     }
     #[inline]
@@ -101,6 +107,7 @@ impl AnyHeldOrder {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.next(now),
             AnyHeldOrder::Scfq(d) => d.next(now),
+            AnyHeldOrder::Fifo(d) => d.next(now),
         }
     }
 }
@@ -115,6 +122,7 @@ impl Held {
         let held: Box<dyn Iterator<Item = &Cell>> = match &self.order {
             AnyHeldOrder::StrictPriority(d) => Box::new(d.cells()),
             AnyHeldOrder::Scfq(d) => Box::new(d.cells()),
+            AnyHeldOrder::Fifo(d) => Box::new(d.cells()),
         };
         Box::new(self.in_service.iter().chain(held))
     }

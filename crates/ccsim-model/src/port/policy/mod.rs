@@ -56,6 +56,12 @@ pub enum AnyBufferPolicy {
 }
 
 impl AnyBufferPolicy {
+    /// Does this policy read the untagged cells of each VC (`Occupancy::untagged_of_vc`)? Its
+    /// port then holds its cells (`WorldBuilder::add_port`).
+    pub fn counts_tags(&self) -> bool {
+        matches!(self, AnyBufferPolicy::Wba(_))
+    }
+
     /// Does this policy look at frames at all?
     pub fn frame_aware(&self) -> bool {
         !matches!(self, AnyBufferPolicy::CellDropTail)
