@@ -1,4 +1,4 @@
-"""The ``ccsim`` command line: presets, run, validate, schema, sweep, report."""
+"""The ``ccsim`` command line: presets, run, validate, schema, sweep, report, analyze."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ app = typer.Typer(
 )
 presets_app = typer.Typer(help="List the shipped presets, or show one.", invoke_without_command=True)
 app.add_typer(presets_app, name="presets")
+analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives without simulating.", no_args_is_help=True)
+app.add_typer(analyze_app, name="analyze")
 
 out = Console()
 
@@ -273,6 +275,45 @@ def report(
 
     path = write_report(sweep_dir, out_file)
     out.print(f"wrote {escape(str(path))} (static PNG/SVG copies in {escape(str(path.parent / 'report'))}/)")
+
+
+@analyze_app.command("hgrcp")
+def analyze_hgrcp(
+    T: str = typer.Option(..., "--T", help="Sampling interval, a duration (\"10ms\")."),
+    K: Optional[float] = typer.Option(None, "--K", help="Gain, 1/s (default 1/T, the seed's design rule)."),
+    Q: float = typer.Option(100.0, "--Q", help="Reference queue, cells."),
+    pcr: float = typer.Option(23_585.0, "--pcr", help="The ABR connection's PCR, cells/s."),
+    lan: str = typer.Option("10Mbps", "--lan", help="LAN speed."),
+    rn_bytes: int = typer.Option(28, "--rn-bytes", help="Size of an ICMP rate notification (IP packet), bytes."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """HG-RCP (seed 000): zero-loss buffer bound (Eq. 14), phase margin (Eq. 8), RN overhead (Eq. 15)."""
+    from .analysis.hgrcp import analyze
+    from .reproductions._common import duration_ms, rate_mbps
+
+    try:
+        t_s = duration_ms(T) / 1e3
+    except (ValueError, KeyError):
+        raise ScenarioError(f"--T: {T!r} is not a duration (a number with s, ms, us or ns)") from None
+    try:
+        lan_bps = rate_mbps(lan) * 1e6
+    except (ValueError, KeyError):
+        raise ScenarioError(f"--lan: {lan!r} is not a rate (a number with bps, kbps, Mbps or Gbps)") from None
+    try:
+        a = analyze(t_s, K, Q, pcr, lan_bps, rn_bytes).as_json()
+    except ValueError as e:
+        raise ScenarioError(f"--{e}") from None
+    if not a["stable"]:
+        sys.stderr.write(f"warning: K*T = {a['K'] * a['T_s']:.3g} >= 2: the loop is unstable (no phase margin)\n")
+    if as_json:
+        sys.stdout.write(json.dumps(a) + "\n")
+        return
+    pm = "unstable" if a["phase_margin_deg"] is None else f"{a['phase_margin_deg']:.2f} deg"
+    out.print(f"T = {a['T_s'] * 1e3:g} ms, K = {a['K']:g}/s, Q = {a['Q_cells']:g} cells, PCR = {a['pcr_cells_per_s']:g} cells/s")
+    out.print(f"zero-loss buffer (Eq. 14): {a['q_max_cells']:.2f} cells")
+    out.print(f"phase margin (Eq. 8): {pm}")
+    out.print(f"RN overhead (Eq. 15): {100 * a['overhead_fraction']:.3f} % of the LAN; "
+              f"{100 * a['overhead_fraction_framed']:.3f} % with Ethernet framing")
 
 
 def _fail(message: str) -> None:
