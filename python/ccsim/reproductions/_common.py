@@ -227,6 +227,29 @@ def html_table(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+def save_figure(fig, path) -> str:
+    """Writes a matplotlib figure (tight layout, 110 dpi), closes it, returns the file's name."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name
+
+
+def report_page(title: str, intro: str, sections: Sequence[tuple[str, str]], figures: Sequence[str]) -> str:
+    """A reproduction's ``index.html``: the title, an introduction (HTML), titled sections (HTML) and
+    the figures (files under ``figures/``), two to a row."""
+    imgs = "".join(f"<img src='figures/{html.escape(f)}' alt='{html.escape(f)}'>" for f in figures)
+    body = "".join(f"<h2>{html.escape(h)}</h2>{content}" for h, content in sections)
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>{CSS} img {{ width: 48%; }}</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p class="muted">{intro}</p>
+{body}<h2>Figures</h2>{imgs}
+</body></html>"""
+
+
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }

@@ -9,7 +9,6 @@ beside what theory bounds (the bottleneck's payload capacity, the fair share). T
 
 from __future__ import annotations
 
-import html
 import json
 import time
 from dataclasses import dataclass
@@ -146,7 +145,7 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
         ax.set_ylabel(ylabel)
         ax.set_title(f"{title} (mean, min-max over {len(next(iter(by_preset.values())))} seeds)")
         ax.legend(fontsize="small")
-        files.append(_save(fig, out / fname))
+        files.append(C.save_figure(fig, out / fname))
 
     fig, ax = plt.subplots(figsize=(8, 4))
     for preset, rs in by_preset.items():
@@ -157,7 +156,7 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
     ax.set_ylabel("queue (packets)")
     ax.set_title(f"bottleneck queue R11->R12, seed {first['task'].seed}")
     ax.legend(fontsize="small")
-    files.append(_save(fig, out / "queue.png"))
+    files.append(C.save_figure(fig, out / "queue.png"))
 
     fig, axes = plt.subplots(1, len(by_preset), figsize=(6 * len(by_preset), 4), squeeze=False)
     for ax, (preset, rs) in zip(axes[0], by_preset.items()):
@@ -169,33 +168,18 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
         ax.set_ylabel("sequence number (MB)")
         ax.set_title(f"{preset}: sender sequence numbers, seed {rs[0]['task'].seed}")
     axes[0][0].legend(fontsize="small", ncol=2)
-    files.append(_save(fig, out / "seq.png"))
+    files.append(C.save_figure(fig, out / "seq.png"))
     return files
 
-
-def _save(fig, path: Path) -> str:
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path.name
 
 
 def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
     columns = [("scenario", "preset"), ("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("source", "source"),
                ("expect", "expected"), ("ccsim", "ccsim"), ("ok", "holds"), ("note", "note")]
-    imgs = "".join(f"<img src='figures/{html.escape(f)}' alt='{html.escape(f)}'>" for f in figures)
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(TITLE)}</title>
-<style>{C.CSS} img {{ width: 48%; }}</style></head><body>
-<h1>{html.escape(TITLE)}</h1>
-<p class="muted">{info['mode']} run: {info['runs']} runs of <code>{'</code> and <code>'.join(PRESETS)}</code> in
-{info['wall_s']:.1f} s. Every row is one of the seed's statements about FICCRD or drop-tail routers, or a bound
-theory gives, on one seed.
-docs/reproductions/ficcrd.md explains the differences.</p>
-<h2>Statements</h2>{C.html_table(rows, columns)}
-<h2>Figures</h2>{imgs}
-</body></html>"""
+    intro = (f"{info['mode']} run: {info['runs']} runs of <code>{'</code> and <code>'.join(PRESETS)}</code> in "
+             f"{info['wall_s']:.1f} s. Every row is one of the seed's statements about FICCRD or drop-tail routers, or a "
+             "bound theory gives, on one seed. docs/reproductions/ficcrd.md explains the differences.")
+    page = C.report_page(TITLE, intro, [("Statements", C.html_table(rows, columns))], figures)
     (out / "index.html").write_text(page, encoding="utf-8")
 
 

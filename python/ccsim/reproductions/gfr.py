@@ -9,7 +9,6 @@ with the spread. The statements live in ``data/gfr.toml``, not in code.
 
 from __future__ import annotations
 
-import html
 import json
 import statistics as st
 import time
@@ -186,7 +185,7 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
     ax.set_ylabel("throughput / expected (8.39 or 2.52 Mb/s)")
     ax.set_title("Fig. 5: equal allocations, Selective Drop, FIFO", fontsize=10)
     ax.legend(fontsize="small", loc="upper left", ncol=2)
-    files.append(_save(fig, out / "fig5-equal.png"))
+    files.append(C.save_figure(fig, out / "fig5-equal.png"))
 
     for preset, fig_name, title in [("gfr/unequal-b1", "fig6-b1.png", "Fig. 6: FIFO + WBA + tagging (B1)"),
                                     ("gfr/unequal-b2", "fig7-b2.png", "Fig. 7: per-VC SCFQ, no tagging (B2)")]:
@@ -203,17 +202,9 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
         ax.set_ylabel("CLP0+1 throughput / target")
         ax.set_title(f"{title}\n{len(runs)} seeds; bars: min-max over VCs and seeds", fontsize=10)
         ax.legend(fontsize="small")
-        files.append(_save(fig, out / fig_name))
+        files.append(C.save_figure(fig, out / fig_name))
     return files
 
-
-def _save(fig, path: Path) -> str:
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path.name
 
 
 def write_html(out: Path, rows: list[dict[str, Any]], table: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
@@ -222,19 +213,13 @@ def write_html(out: Path, rows: list[dict[str, Any]], table: list[dict[str, Any]
                ("max", "max"), ("ok", "holds"), ("note", "note")]
     tcols = [("scenario", "preset"), ("paper", "seed: GFR?"), ("ccsim_verdict", "ccsim: GFR?"),
              ("met_on_seeds", "met on seeds"), ("ok", "agree"), ("note", "seed's note")]
-    imgs = "".join(f"<img src='figures/{html.escape(f)}' alt='{html.escape(f)}'>" for f in figures)
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(TITLE)}</title>
-<style>{C.CSS} img {{ width: 48%; }}</style></head><body>
-<h1>{html.escape(TITLE)}</h1>
-<p class="muted">{info['mode']} run: {info['runs']} runs ({info['replications']} independent seeds per preset, through the
-sweep machinery) in {info['wall_s']:.1f} s. ccsim's value is the mean over the seeds, with the smallest and largest.
-A GFR guarantee is met when every VC's CLP0+1 goodput is at least 0.9 × its target (its MCR plus an MCR-weighted
-share of the unreserved capacity); Table 1's verdict uses each VC's mean over the seeds.
-docs/reproductions/gfr.md explains the differences.</p>
-<h2>Table 1: design options</h2>{C.html_table(table, tcols)}
-<h2>Statements</h2>{C.html_table(rows, columns)}
-<h2>Figures</h2>{imgs}
-</body></html>"""
+    intro = (f"{info['mode']} run: {info['runs']} runs ({info['replications']} independent seeds per preset, through the "
+             f"sweep machinery) in {info['wall_s']:.1f} s. ccsim's value is the mean over the seeds, with the smallest and "
+             "largest. A GFR guarantee is met when every VC's CLP0+1 goodput is at least 0.9 × its target (its MCR plus an "
+             "MCR-weighted share of the unreserved capacity); Table 1's verdict uses each VC's mean over the seeds. "
+             "docs/reproductions/gfr.md explains the differences.")
+    sections = [("Table 1: design options", C.html_table(table, tcols)), ("Statements", C.html_table(rows, columns))]
+    page = C.report_page(TITLE, intro, sections, figures)
     (out / "index.html").write_text(page, encoding="utf-8")
 
 
