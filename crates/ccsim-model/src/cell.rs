@@ -56,6 +56,9 @@ impl Flags {
     pub const EOM: u8 = 1 << 5;
     /// A CBR/VBR cell, served before ABR and UBR at strict-priority ports.
     pub const PRIORITY: u8 = 1 << 6;
+    /// HG-RCP's Q-bit: an IP packet a host sent from a rate-managed queue (a previously unused
+    /// IP header bit; the gateway clears it before the packet enters the ATM network).
+    pub const QBIT: u8 = 1 << 7;
 
     #[inline]
     pub fn get(self, bit: u8) -> bool {

@@ -51,15 +51,28 @@ impl World {
         (cell, next)
     }
 
-    /// A held discipline's cell finished transmission: it enters the pipe, the next starts.
+    /// A held port's event: the cell in service finished (it enters the pipe) or the idle
+    /// transmitter's wake-up is due; the next eligible cell starts.
     #[inline]
     pub(in crate::world) fn on_port_departure(&mut self, p: PortId) {
         let now = self.now;
-        let ((arrival, head), next) = self.ports[p.index()].depart(now);
-        if head {
+        let (departed, next) = self.ports[p.index()].depart(now);
+        if let Some((arrival, true)) = departed {
             self.schedule(arrival, Event::PipeArrival(p));
         }
         if let Some(t) = next {
+            self.schedule(t, Event::PortDeparture(p));
+        }
+    }
+
+    /// A rate notification reaches the paced host output at port `p` (HG-RCP's RN): the pacer
+    /// takes the new explicit rate (cells/s) and the idle transmitter looks again, so a higher
+    /// rate takes effect at once (the wake-up it had planned goes stale).
+    pub fn notify_rate(&mut self, p: PortId, rate: f64) {
+        let port = &mut self.ports[p.index()];
+        let Some(pacer) = port.pacer_mut() else { return };
+        pacer.set_rate(rate);
+        if let Some(t) = port.kick(self.now) {
             self.schedule(t, Event::PortDeparture(p));
         }
     }

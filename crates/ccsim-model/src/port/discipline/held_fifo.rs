@@ -2,7 +2,7 @@
 //! a token (a buffer policy that counts tagged cells per VC, WBA). Same order and timing as the
 //! FIFO fast path, with a departure event per cell.
 
-use super::HeldOrder;
+use super::{HeldOrder, Next};
 use crate::cell::Cell;
 use ccsim_engine::SimTime;
 use std::collections::VecDeque;
@@ -21,8 +21,8 @@ impl HeldOrder for HeldFifo {
         self.cells.push_back(cell);
     }
 
-    fn next(&mut self, _now: SimTime) -> Option<Cell> {
-        self.cells.pop_front()
+    fn next(&mut self, _now: SimTime) -> Next {
+        Next::from(self.cells.pop_front())
     }
 
     fn cells(&self) -> impl Iterator<Item = &Cell> {

@@ -20,10 +20,12 @@
 //!   *ends*: the port calls `PortBuffer::release` then, records the queue length, and the cell
 //!   enters the pipe. Every held cell is visible to `cells` (conservation counts them).
 //! - **When a cell may leave.** Whenever the transmitter is free, the port asks `next`. A cell
-//!   returned is in service for its serialisation time; its end is the port's one pending
-//!   `PortDeparture` event. `None` with cells held means none is eligible now (a credit-gated
-//!   transmitter waiting for credit): the transmitter idles until `Port::kick` is called (by the
-//!   credit's arrival), which asks `next` again.
+//!   returned (`Next::Cell`) is in service for its serialisation time; its end is the port's
+//!   pending `PortDeparture` event. `Next::At(t)`: nothing is eligible before `t` (a pacer), and
+//!   the port wakes itself then with a `PortDeparture` event. `Next::Idle` with cells held: none
+//!   is eligible until something outside changes the discipline (a credit arrives, a pacer's
+//!   rate rises from zero) and calls `Port::kick`, which asks `next` again. A wake-up that a
+//!   kick or a departure made stale is ignored when it fires.
 //! - **Order.** A discipline may reorder across VCs (priority, fair queuing) but must keep each
 //!   VC's cells in order (AAL5 reassembly and TCP rely on it).
 //!
@@ -32,10 +34,12 @@
 
 mod fifo;
 mod held_fifo;
+mod paced;
 mod scfq;
 mod strict_priority;
 
 pub use held_fifo::HeldFifo;
+pub use paced::Paced;
 pub use scfq::Scfq;
 pub use strict_priority::StrictPriority;
 
@@ -57,8 +61,11 @@ pub enum AnyDiscipline {
 /// What every held discipline shares: the cell in service, and the discipline's own order.
 #[derive(Clone, Debug)]
 pub struct Held {
-    /// The cell being transmitted, chosen when its transmission began.
+    /// The cell being transmitted, chosen when its transmission began, and when it ends.
     in_service: Option<Cell>,
+    service_end: SimTime,
+    /// The transmitter, idle, looks again at this time (`Next::At`).
+    wake: Option<SimTime>,
     order: AnyHeldOrder,
 }
 
@@ -71,6 +78,33 @@ pub enum AnyHeldOrder {
     Scfq(Scfq),
     /// FIFO that holds its cells (a policy counts tagged cells per VC: WBA).
     Fifo(HeldFifo),
+    /// An HG-RCP host's IP output: a default queue and a rate-managed, paced one.
+    Paced(Paced),
+}
+
+/// What a held discipline offers the free transmitter (module doc).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Next {
+    /// This cell starts now.
+    Cell(Cell),
+    /// Nothing is eligible before this time.
+    At(SimTime),
+    /// Nothing is eligible until a kick (or nothing is held).
+    Idle,
+}
+
+impl Next {
+    fn from(cell: Option<Cell>) -> Next {
+        cell.map_or(Next::Idle, Next::Cell)
+    }
+
+    /// The cell, if one starts now.
+    pub fn cell(self) -> Option<Cell> {
+        match self {
+            Next::Cell(c) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 /// The contract of a held discipline (module doc).
@@ -79,8 +113,8 @@ pub trait HeldOrder {
     fn buffered(&self, cell: &Cell) -> bool;
     /// Keeps an admitted cell.
     fn hold(&mut self, cell: Cell);
-    /// The next cell to transmit now, if one is eligible.
-    fn next(&mut self, now: SimTime) -> Option<Cell>;
+    /// What the free transmitter may start now.
+    fn next(&mut self, now: SimTime) -> Next;
     /// Every cell held (not the one in service).
     fn cells(&self) -> impl Iterator<Item = &Cell>;
 }
@@ -92,6 +126,7 @@ impl AnyHeldOrder {
             AnyHeldOrder::StrictPriority(d) => d.buffered(cell),
             AnyHeldOrder::Scfq(d) => d.buffered(cell),
             AnyHeldOrder::Fifo(d) => d.buffered(cell),
+            AnyHeldOrder::Paced(d) => d.buffered(cell),
         }
     }
     #[inline]
@@ -100,21 +135,23 @@ impl AnyHeldOrder {
             AnyHeldOrder::StrictPriority(d) => d.hold(cell),
             AnyHeldOrder::Scfq(d) => d.hold(cell),
             AnyHeldOrder::Fifo(d) => d.hold(cell),
+            AnyHeldOrder::Paced(d) => d.hold(cell),
         }
     }
     #[inline]
-    fn next(&mut self, now: SimTime) -> Option<Cell> {
+    fn next(&mut self, now: SimTime) -> Next {
         match self {
             AnyHeldOrder::StrictPriority(d) => d.next(now),
             AnyHeldOrder::Scfq(d) => d.next(now),
             AnyHeldOrder::Fifo(d) => d.next(now),
+            AnyHeldOrder::Paced(d) => d.next(now),
         }
     }
 }
 
 impl Held {
     pub fn new(order: AnyHeldOrder) -> Self {
-        Held { in_service: None, order }
+        Held { in_service: None, service_end: SimTime::ZERO, wake: None, order }
     }
 
     /// Every cell the port holds, the one in service included (conservation counts).
@@ -123,6 +160,7 @@ impl Held {
             AnyHeldOrder::StrictPriority(d) => Box::new(d.cells()),
             AnyHeldOrder::Scfq(d) => Box::new(d.cells()),
             AnyHeldOrder::Fifo(d) => Box::new(d.cells()),
+            AnyHeldOrder::Paced(d) => Box::new(d.cells()),
         };
         Box::new(self.in_service.iter().chain(held))
     }
@@ -140,6 +178,17 @@ impl Port {
             if let AnyHeldOrder::Scfq(s) = &mut h.order {
                 s.set_weight(vc.index(), mcr);
             }
+        }
+    }
+
+    /// The pacer of an HG-RCP host's port, if it has one.
+    pub fn pacer_mut(&mut self) -> Option<&mut Paced> {
+        match &mut self.discipline {
+            AnyDiscipline::Held(h) => match &mut h.order {
+                AnyHeldOrder::Paced(p) => Some(p),
+                _ => None,
+            },
+            AnyDiscipline::Fifo => None,
         }
     }
 
@@ -182,17 +231,32 @@ impl Port {
         Ok(self.start_next(now))
     }
 
-    /// The transmitter is free at `now`: the discipline's next eligible cell starts, and the
-    /// result is when its transmission ends.
+    /// The transmitter is free at `now`: the discipline's next eligible cell starts. The result
+    /// is when the port needs its next `PortDeparture` event (the transmission's end, or the
+    /// wake-up of a discipline with nothing eligible yet), unless one is pending for that time.
     fn start_next(&mut self, now: SimTime) -> Option<SimTime> {
         let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports do not hold") };
-        h.in_service = h.order.next(now);
-        let clock = &mut self.clock;
-        h.in_service.as_ref().map(|c| now + clock.tx_time(c.bits()))
+        match h.order.next(now) {
+            Next::Cell(c) => {
+                h.wake = None;
+                h.in_service = Some(c);
+                h.service_end = now + self.clock.tx_time(c.bits());
+                Some(h.service_end)
+            }
+            Next::At(t) if h.wake == Some(t) => None,
+            Next::At(t) => {
+                h.wake = Some(t);
+                Some(t)
+            }
+            Next::Idle => {
+                h.wake = None;
+                None
+            }
+        }
     }
 
-    /// An idle transmitter looks again (a credit arrived): the result is when the transmission
-    /// it starts ends, if it starts one.
+    /// An idle transmitter looks again (a credit arrived, a pacer's rate changed): the result is
+    /// when the port needs its next `PortDeparture` event, if it needs a new one.
     pub fn kick(&mut self, now: SimTime) -> Option<SimTime> {
         let AnyDiscipline::Held(h) = &self.discipline else { return None };
         if h.in_service.is_some() {
@@ -201,12 +265,24 @@ impl Port {
         self.start_next(now)
     }
 
-    /// The cell in service finished transmission at `now`: it leaves the buffer's books and
-    /// enters the pipe (the result says when it arrives and whether it is the pipe's new head),
-    /// and the next cell starts (with the time its transmission ends).
-    pub fn depart(&mut self, now: SimTime) -> ((SimTime, bool), Option<SimTime>) {
+    /// A `PortDeparture` event at `now`. If the cell in service ends now, it leaves the buffer's
+    /// books and enters the pipe (the result's first part: when it arrives and whether it is the
+    /// pipe's new head); if the transmitter is free (that cell gone, or a wake-up due now), the
+    /// next eligible cell starts (the second part: when the port needs its next event). A
+    /// wake-up made stale by a kick or a transmission does nothing.
+    pub fn depart(&mut self, now: SimTime) -> (Option<(SimTime, bool)>, Option<SimTime>) {
         let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports do not depart") };
-        let cell = h.in_service.take().expect("a departure has a cell in service");
+        if h.in_service.is_none() {
+            if h.wake != Some(now) {
+                return (None, None);
+            }
+            h.wake = None;
+            return (None, self.start_next(now));
+        }
+        if h.service_end != now {
+            return (None, None);
+        }
+        let cell = h.in_service.take().expect("checked");
         if h.order.buffered(&cell) {
             self.buffer.release(cell.vc, cell.clp());
             self.queue.record(now, self.buffer.len());
@@ -216,6 +292,6 @@ impl Port {
         let arrival = now + self.delay;
         let head = self.pipe.is_empty();
         self.pipe.push_back(InFlight { arrival, cell });
-        ((arrival, head), self.start_next(now))
+        (Some((arrival, head)), self.start_next(now))
     }
 }

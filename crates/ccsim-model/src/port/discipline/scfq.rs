@@ -9,7 +9,7 @@
 //! VC's tags increase, so its cells keep their order. When the port empties, v and every F_i
 //! restart at zero (a new busy period).
 
-use super::HeldOrder;
+use super::{HeldOrder, Next};
 use crate::cell::Cell;
 use ccsim_engine::SimTime;
 use std::cmp::Reverse;
@@ -90,14 +90,14 @@ impl HeldOrder for Scfq {
         self.held += 1;
     }
 
-    fn next(&mut self, _now: SimTime) -> Option<Cell> {
+    fn next(&mut self, _now: SimTime) -> Next {
         let Some(Reverse((Tag(tag), i))) = self.heads.pop() else {
             // The port is empty: a new busy period starts from zero.
             self.v = 0.0;
             for i in self.touched.drain(..) {
                 self.finish[i as usize] = 0.0;
             }
-            return None;
+            return Next::Idle;
         };
         let q = &mut self.queues[i as usize];
         let (_, cell) = q.pop_front().expect("a backlogged VC has a head cell");
@@ -106,7 +106,7 @@ impl HeldOrder for Scfq {
         }
         self.v = tag;
         self.held -= 1;
-        Some(cell)
+        Next::Cell(cell)
     }
 
     fn cells(&self) -> impl Iterator<Item = &Cell> {
@@ -136,7 +136,7 @@ mod tests {
             }
         }
         for _ in 0..n {
-            let c = s.next(SimTime::ZERO).expect("backlogged");
+            let c = s.next(SimTime::ZERO).cell().expect("backlogged");
             let vc = c.vc.index();
             assert_eq!(c.frame as usize, got[vc], "VC {vc} out of order");
             got[vc] += 1;
@@ -176,7 +176,7 @@ mod tests {
         for k in 0..50 {
             s.hold(cell(1, k));
         }
-        let order: Vec<usize> = (0..20).map(|_| s.next(SimTime::ZERO).unwrap().vc.index()).collect();
+        let order: Vec<usize> = (0..20).map(|_| s.next(SimTime::ZERO).cell().unwrap().vc.index()).collect();
         let ones = order.iter().filter(|&&v| v == 1).count();
         assert!((9..=11).contains(&ones), "{order:?}");
     }
@@ -188,7 +188,7 @@ mod tests {
         s.set_weight(1, 1000.0);
         let got = serve_backlogged(&mut s, 1010);
         assert!(got[0] >= 9 && got[0] <= 11, "{got:?}");
-        while s.next(SimTime::ZERO).is_some() {}
+        while s.next(SimTime::ZERO).cell().is_some() {}
         assert_eq!(s.v, 0.0);
         assert!(s.finish.iter().all(|&f| f == 0.0));
         assert_eq!(s.cells().count(), 0);

@@ -4,7 +4,7 @@
 //! High-priority cells have their own unbounded queue outside the buffer and are never dropped
 //! [RECON]; the finite buffer and its policy apply to the low-priority class.
 
-use super::HeldOrder;
+use super::{HeldOrder, Next};
 use crate::cell::Cell;
 use ccsim_engine::SimTime;
 use std::collections::VecDeque;
@@ -29,8 +29,8 @@ impl HeldOrder for StrictPriority {
         }
     }
 
-    fn next(&mut self, _now: SimTime) -> Option<Cell> {
-        self.high.pop_front().or_else(|| self.low.pop_front())
+    fn next(&mut self, _now: SimTime) -> Next {
+        Next::from(self.high.pop_front().or_else(|| self.low.pop_front()))
     }
 
     fn cells(&self) -> impl Iterator<Item = &Cell> {
@@ -61,7 +61,7 @@ mod tests {
         for c in [lo(0), hi(0), lo(1), hi(1)] {
             d.hold(c);
         }
-        let order: Vec<(u32, u16)> = std::iter::from_fn(|| d.next(SimTime::ZERO)).map(|c| (c.vc.0, c.frame)).collect();
+        let order: Vec<(u32, u16)> = std::iter::from_fn(|| d.next(SimTime::ZERO).cell()).map(|c| (c.vc.0, c.frame)).collect();
         assert_eq!(order, [(1, 0), (1, 1), (0, 0), (0, 1)]);
         assert!(!d.buffered(&hi(2)) && d.buffered(&lo(2)));
     }
