@@ -40,6 +40,9 @@ pub enum CellKind {
     BwdData = 4,
     /// A resource-discovery packet on its way back to the source edge.
     RdBwd = 5,
+    /// An HG-RCP ICMP message on an intranet LAN: a rate notification (the rate in `er`) or, with
+    /// the CI flag, a queue notification for the host of its VC.
+    Icmp = 6,
 }
 
 /// Header and RM flag bits, packed.
@@ -137,7 +140,7 @@ impl Cell {
     /// RM cells and RD packets: control items, which buffer policies never treat as frames.
     #[inline]
     pub fn is_control(&self) -> bool {
-        matches!(self.kind, CellKind::Frm | CellKind::Brm | CellKind::RdFwd | CellKind::RdBwd)
+        matches!(self.kind, CellKind::Frm | CellKind::Brm | CellKind::RdFwd | CellKind::RdBwd | CellKind::Icmp)
     }
     #[inline]
     pub fn is_forward(&self) -> bool {
@@ -210,7 +213,7 @@ mod tests {
     #[test]
     fn kind_tests_match_their_definitions() {
         use CellKind::*;
-        for k in [RdFwd, Data, Frm, Brm, BwdData, RdBwd] {
+        for k in [RdFwd, Data, Frm, Brm, BwdData, RdBwd, Icmp] {
             let mut c = Cell::data(VcId(0));
             c.kind = k;
             assert_eq!(c.is_forward(), matches!(k, Data | Frm | RdFwd), "{k:?}");

@@ -107,6 +107,29 @@ pub enum HostLink {
     Atm { llc_snap: bool },
     /// IP links: one packet per segment, sized by its IP length.
     Ip,
+    /// IP over Ethernet (an intranet LAN, seed 000): one packet per segment, sized as its frame
+    /// on the wire (`ethernet_wire_bytes`).
+    Ethernet,
+}
+
+/// Bytes an IP packet takes on an Ethernet, gap included: preamble and start delimiter 8,
+/// header 14, frame check 4, inter-frame gap 12; at least a minimum frame (84 byte-times).
+pub const ETHERNET_OVERHEAD_BYTES: u32 = 38;
+pub const ETHERNET_MIN_WIRE_BYTES: u32 = 84;
+
+/// The byte-times an IP packet of `ip_len` bytes takes on an Ethernet.
+pub fn ethernet_wire_bytes(ip_len: u32) -> u32 {
+    (ip_len + ETHERNET_OVERHEAD_BYTES).max(ETHERNET_MIN_WIRE_BYTES)
+}
+
+impl HostLink {
+    /// Bytes on the wire of an IP packet of `ip_len` bytes (one item on IP links).
+    fn packet_bytes(self, ip_len: u32) -> u32 {
+        match self {
+            HostLink::Ethernet => ethernet_wire_bytes(ip_len),
+            _ => ip_len,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -155,7 +178,7 @@ impl TcpEnds {
     pub fn wire_bits_per_segment(&self) -> u64 {
         match self.link {
             HostLink::Atm { .. } => self.cells_per_segment() as u64 * crate::cell::CELL_BITS,
-            HostLink::Ip => (self.sender.core.cfg.smss + HEADER_BYTES) as u64 * 8,
+            HostLink::Ip | HostLink::Ethernet => self.link.packet_bytes(self.sender.core.cfg.smss + HEADER_BYTES) as u64 * 8,
         }
     }
 
@@ -163,7 +186,7 @@ impl TcpEnds {
     fn items(&self, bytes: u32) -> u32 {
         match self.link {
             HostLink::Atm { llc_snap } => aal5::cells(bytes, llc_snap),
-            HostLink::Ip => 1,
+            HostLink::Ip | HostLink::Ethernet => 1,
         }
     }
 
@@ -176,8 +199,8 @@ impl TcpEnds {
 
     /// The items of frame `frame`: `n` cells, or on IP links one packet of `bytes`.
     fn frame_items(&self, vc: VcId, kind: CellKind, frame: u16, n: u32, bytes: u32, out: &mut Vec<Cell>) {
-        if self.link == HostLink::Ip {
-            out.push(Cell::packet(vc, kind, frame, bytes.min(u16::MAX as u32) as u16));
+        if !matches!(self.link, HostLink::Atm { .. }) {
+            out.push(Cell::packet(vc, kind, frame, self.link.packet_bytes(bytes).min(u16::MAX as u32) as u16));
             return;
         }
         Self::frame_cells(vc, kind, frame, n, out);

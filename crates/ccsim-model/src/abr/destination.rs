@@ -44,7 +44,7 @@ impl AbrDestination {
                 }
                 Some(b)
             }
-            CellKind::Brm | CellKind::BwdData | CellKind::RdFwd | CellKind::RdBwd => None,
+            CellKind::Brm | CellKind::BwdData | CellKind::RdFwd | CellKind::RdBwd | CellKind::Icmp => None,
         }
     }
 }

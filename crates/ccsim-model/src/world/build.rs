@@ -9,6 +9,7 @@ use super::windows::MIN_WINDOW;
 use super::{Event, World};
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::ids::{NodeId, PortId, VcId};
+use crate::hgrcp::Gateway;
 use crate::ip::{AnyEdge, AnyIpControl, FiewaFlow, FiewaParams};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
 use crate::policer::AnyPolicer;
@@ -94,6 +95,9 @@ pub enum VcKind {
     /// `abr`: run over ABR with these source parameters instead of UBR.
     Tcp { sender: TcpSender, receiver: TcpReceiver, link: HostLink, abr: Option<AbrParams> },
     Vbr { peak: f64, mean_on: SimDuration, mean_off: SimDuration, rng: RngStream },
+    /// The ABR connection between two gateways (HG-RCP): route from the source gateway (its
+    /// "host") to the far one; `gateway` is the source gateway's index (`add_gateway`).
+    Trunk { params: AbrParams, gateway: u32 },
 }
 
 pub struct WorldBuilder {
@@ -103,12 +107,14 @@ pub struct WorldBuilder {
     nodes: Vec<Node>,
     ports: Vec<Port>,
     vcs: Vec<Vc>,
+    /// Gateways and their nodes (HG-RCP).
+    gateways: Vec<(NodeId, Gateway)>,
 }
 
 impl WorldBuilder {
     /// `n_vcs` sizes the per-VC tables of ports and schemes; add exactly that many VCs.
     pub fn new(n_vcs: usize) -> Self {
-        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new() }
+        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new(), gateways: Vec::new() }
     }
 
     /// The seed and replication every random stream of this world derives from.
@@ -140,6 +146,18 @@ impl WorldBuilder {
     pub fn add_node(&mut self, name: impl Into<String>, kind: NodeKind) -> NodeId {
         self.nodes.push(Node { name: name.into(), kind });
         NodeId(self.nodes.len() as u32 - 1)
+    }
+
+    /// The state of gateway node `node` (of kind `NodeKind::Gateway`); returns its index.
+    pub fn add_gateway(&mut self, node: NodeId, gateway: Gateway) -> u32 {
+        assert_eq!(self.nodes[node.index()].kind, NodeKind::Gateway);
+        self.gateways.push((node, gateway));
+        self.gateways.len() as u32 - 1
+    }
+
+    /// Gateway `g`'s LAN medium (where its notifications go) and a paced host output on it.
+    pub fn gateway_mut(&mut self, g: u32) -> &mut Gateway {
+        &mut self.gateways[g as usize].1
     }
 
     pub fn add_port(&mut self, s: PortSpec) -> PortId {
@@ -192,6 +210,15 @@ impl WorldBuilder {
                 }
                 (Ends::Vbr(OnOffSource::new(id, peak, mean_on, mean_off, s.start, rng)), false)
             }
+            VcKind::Trunk { params, gateway } => {
+                self.gateways[gateway as usize].1.trunk = Some(id);
+                let ends = Ends::Trunk {
+                    dest: AbrDestination::new(params.bidding),
+                    source: AbrSource::new(id, params, s.start, s.stop).with_backlog(),
+                    gateway,
+                };
+                (ends, true)
+            }
         };
         let edge = s.edge.map(|params| {
             let mss = match &ends {
@@ -233,11 +260,18 @@ impl WorldBuilder {
         // An event's tie holds its component in 24 bits.
         assert!(self.ports.len() < 1 << 24 && self.vcs.len() < 1 << 24, "more than 2^24 ports or VCs");
         let arrive_kind = self.ports.iter().map(|p| self.nodes[p.to.index()].kind).collect();
+        let mut node_gateway = vec![super::node::NO_GATEWAY; self.nodes.len()];
+        for (g, (node, _)) in self.gateways.iter().enumerate() {
+            node_gateway[node.index()] = g as u32;
+        }
+        let gateways: Vec<Gateway> = self.gateways.into_iter().map(|(_, g)| g).collect();
         let mut w = World {
             nodes: self.nodes,
             ports: self.ports,
             vcs: self.vcs,
             arrive_kind,
+            gateways,
+            node_gateway,
             queue: EventQueue::with_rule(ByEvent),
             lps: Vec::new(),
             lookahead: SimDuration::ZERO,
@@ -281,6 +315,11 @@ impl WorldBuilder {
         for (i, port) in w.ports.iter().enumerate() {
             if let Some(due) = port.scheme.as_ref().and_then(|s| s.timer_due()) {
                 initial.push((due, Event::SchemeTimer(PortId(i as u32))));
+            }
+        }
+        for (g, gw) in w.gateways.iter().enumerate() {
+            if let Some(c) = gw.controller.as_ref() {
+                initial.push((SimTime::ZERO + c.params().t, Event::GatewayTimer(g as u32)));
             }
         }
         initial.push((w.measure.window_start.min(w.measure.end), Event::WindowOpen));

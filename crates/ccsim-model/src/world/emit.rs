@@ -23,6 +23,7 @@ impl World {
             Ends::Abr { source, .. } => source.start(self.now),
             Ends::Vbr(s) => s.start(self.now),
             Ends::Tcp(t) => t.abr.as_mut().and_then(|a| a.source.start(self.now)),
+            Ends::Trunk { source, .. } => source.start(self.now),
         };
         self.schedule_source(v, next);
     }
@@ -103,6 +104,7 @@ impl World {
                 };
                 (cell, next)
             }
+            Ends::Trunk { .. } => return self.pace_trunk(v, gen),
         };
         if let Some(t) = next {
             self.schedule(t, Event::SourceWake(v, gen));
@@ -129,7 +131,7 @@ impl World {
             let (cell, next) = match &mut self.vcs[v.index()].ends {
                 Ends::Abr { source, .. } => source.on_wake(self.now),
                 Ends::Vbr(s) => s.on_wake(self.now),
-                Ends::Tcp(_) => unreachable!("TCP worlds run from one queue"),
+                Ends::Tcp(_) | Ends::Trunk { .. } => unreachable!("TCP worlds run from one queue"),
             };
             if let Some(cell) = cell {
                 self.send_forward(v, cell);

@@ -24,6 +24,8 @@ pub enum Event {
     TcpStart(VcId),
     /// A TCP connection's timer (retransmission or delayed ACK); generation as for sources.
     TcpTimer(VcId, u32),
+    /// An HG-RCP gateway's controller tick (the gateway's index).
+    GatewayTimer(u32),
     /// Record one sample of every time series.
     Sample,
     /// The measurement window opens.
@@ -51,8 +53,9 @@ impl IntrinsicOrder for Event {
             Event::SourceStart(v) => (4, v.0, 0),
             Event::TcpTimer(v, g) => (5, v.0, g),
             Event::TcpStart(v) => (6, v.0, 0),
-            Event::WindowOpen => (7, 0, 0),
-            Event::Sample => (8, 0, 0),
+            Event::GatewayTimer(g) => (7, g, 0),
+            Event::WindowOpen => (8, 0, 0),
+            Event::Sample => (9, 0, 0),
         };
         let comp = comp as u64 & 0xff_ffff;
         rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
@@ -81,6 +84,7 @@ impl Event {
             Event::TcpStart(v) => (7, v.0),
             Event::TcpTimer(v, _) => (8, v.0),
             Event::PortDeparture(p) => (9, p.0),
+            Event::GatewayTimer(g) => (10, g),
         }
     }
 
@@ -94,6 +98,7 @@ impl Event {
             Event::TcpStart(v) => format!("start of TCP connection {}", world.vcs[v.index()].name),
             Event::TcpTimer(v, _) => format!("TCP timer of {}", world.vcs[v.index()].name),
             Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
+            Event::GatewayTimer(g) => format!("controller of gateway {}", world.gateways[g as usize].name),
             Event::Sample => "sampling".into(),
             Event::WindowOpen => "measurement window".into(),
         }

@@ -40,7 +40,7 @@ mod windows;
 pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
 pub use event::Event;
 pub use node::{Node, NodeKind};
-pub use report::{PortReport, Report, TcpReport, VcReport};
+pub use report::{GatewayReport, PortReport, Report, TcpReport, VcReport};
 pub use vc::{Ends, Vc, VcBooks};
 pub use windows::MIN_WINDOW;
 
@@ -55,6 +55,9 @@ pub struct World {
     pub vcs: Vec<Vc>,
     /// Per port, the kind of the node at its far end: what arriving cells meet (`node/`).
     arrive_kind: Vec<NodeKind>,
+    /// IP-over-ATM gateways (HG-RCP), and per node its gateway's index (`NO_GATEWAY` if none).
+    pub gateways: Vec<crate::hgrcp::Gateway>,
+    node_gateway: Vec<u32>,
     /// Every event (single-queue mode), or only the observers' (windowed mode).
     queue: EventQueue<Event, ByEvent>,
     /// Windowed mode: one queue per node (empty in single-queue mode); see `windows.rs`.

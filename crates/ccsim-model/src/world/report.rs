@@ -26,6 +26,10 @@ impl World {
                 }
             }
         }
+        // Cells waiting in gateways' ABR-SAP buffers (forward, of their connections).
+        for c in self.gateways.iter().flat_map(|g| g.sap.iter()) {
+            n[c.vc.index()].0 += 1;
+        }
         n
     }
 
@@ -56,7 +60,8 @@ impl World {
             }
         }
         // Port books: what the buffers dropped is what the VCs lost.
-        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total()).sum();
+        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total()).sum::<u64>()
+            + self.gateways.iter().map(|g| g.stats.drops).sum::<u64>();
         let vc_drops: u64 = self.vcs.iter().map(|v| v.books.fwd_dropped + v.books.bwd_dropped).sum();
         if port_drops != vc_drops {
             return Err(format!("ports dropped {port_drops} cells but VCs lost {vc_drops}"));
@@ -217,7 +222,24 @@ impl World {
         let x: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_none() && v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
         // Seed 001 §2: over TCP connections the index is over raw throughputs.
         let g: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_some()).map(|v| v.goodput).collect();
-        Report { window: (t0, now), vcs, ports, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
+        let gateways = self
+            .gateways
+            .iter()
+            .map(|gw| GatewayReport {
+                name: gw.name.clone(),
+                max_queue: gw.stats.max_queue,
+                mean_queue_seen: if gw.stats.packets_in + gw.stats.drops > 0 {
+                    gw.stats.queue_seen_sum as f64 / (gw.stats.packets_in + gw.stats.drops) as f64
+                } else {
+                    0.0
+                },
+                mean_delay_s: gw.mean_delay_s(now, SimTime::ZERO),
+                rn_sent: gw.stats.rn_sent,
+                qn_sent: gw.stats.qn_sent,
+                drops: gw.stats.drops,
+            })
+            .collect();
+        Report { window: (t0, now), vcs, ports, gateways, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
     }
 }
 
@@ -298,11 +320,28 @@ pub struct PortReport {
     pub utilization: f64,
 }
 
+/// An HG-RCP gateway over the whole run.
+#[derive(Clone, Debug)]
+pub struct GatewayReport {
+    pub name: String,
+    /// Largest ABR-SAP buffer occupancy, cells.
+    pub max_queue: u32,
+    /// Mean occupancy seen by arriving packets (the seed records it at each arrival), cells.
+    pub mean_queue_seen: f64,
+    /// Mean time a cell waits in the buffer, seconds (Little's law over the run).
+    pub mean_delay_s: f64,
+    pub rn_sent: u64,
+    pub qn_sent: u64,
+    /// Packets discarded whole.
+    pub drops: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct Report {
     pub window: (SimTime, SimTime),
     pub vcs: Vec<VcReport>,
     pub ports: Vec<PortReport>,
+    pub gateways: Vec<GatewayReport>,
     /// Jain's index over measured rate / max-min rate (ABR VCs).
     pub fairness_index: f64,
     /// Jain's index over TCP goodputs.

@@ -53,6 +53,7 @@ impl World {
             Event::SchemeTimer(p) => self.on_scheme_timer(p),
             Event::Sample => self.on_sample(),
             Event::WindowOpen => self.open_window(),
+            Event::GatewayTimer(g) => self.on_gateway_timer(g),
         }
     }
 
@@ -70,7 +71,8 @@ impl World {
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
                 self.vc_lp[v.index()]
             }
-            Event::Sample | Event::WindowOpen => return self.queue.push(t, ev),
+            // Gateways exist in TCP worlds only, which run from one queue.
+            Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) => return self.queue.push(t, ev),
         };
         self.lps[lp as usize].push(t, ev);
     }

@@ -14,7 +14,7 @@ impl World {
         let m = &self.measure;
         if m.acr || m.received || m.tcp {
             for (i, vc) in self.vcs.iter().enumerate() {
-                if m.acr && vc.abr {
+                if m.acr && vc.abr && vc.abr_source().is_some() {
                     self.rec.acr.push(now, i, cells_to_mbps(vc.acr()));
                 }
                 if m.received {

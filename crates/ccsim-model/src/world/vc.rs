@@ -47,6 +47,9 @@ pub enum Ends {
     Tcp(Box<TcpEnds>),
     /// Background CBR/VBR traffic (an ON-OFF source) into a sink.
     Vbr(OnOffSource),
+    /// An ABR connection between two gateways (HG-RCP): a TM 4.0 source whose data cells are the
+    /// cells of gateway `gateway`'s ABR-SAP buffer, and its destination at the far gateway.
+    Trunk { source: AbrSource, dest: AbrDestination, gateway: u32 },
 }
 
 pub struct Vc {
@@ -77,6 +80,7 @@ impl Vc {
             Ends::Abr { source, .. } => Some(source),
             Ends::Tcp(t) => t.abr.as_ref().map(|a| &a.source),
             Ends::Vbr(_) => None,
+            Ends::Trunk { source, .. } => Some(source),
         }
     }
 
@@ -99,6 +103,7 @@ impl Vc {
             Ends::Abr { source, .. } => source.start_time(),
             Ends::Tcp(t) => t.start,
             Ends::Vbr(s) => s.start_time(),
+            Ends::Trunk { source, .. } => source.start_time(),
         }
     }
 

@@ -201,6 +201,9 @@ impl World {
         if self.ports.is_empty() {
             return Err("the world has no links".into());
         }
+        if let Some(g) = self.gateways.first() {
+            return Err(format!("gateway {} serves its hosts from shared state", g.name));
+        }
         Ok(())
     }
 

@@ -43,6 +43,8 @@ impl World {
                 None
             }
             Ends::Vbr(_) => None,
+            // The far gateway is the destination end system of its ABR connection.
+            Ends::Trunk { dest, .. } => dest.on_cell(&cell),
         };
         if let Some(brm) = brm {
             self.send_backward(cell.vc, brm);
@@ -85,6 +87,11 @@ impl World {
                 self.schedule_tcp(v);
             }
             Ends::Vbr(_) => {}
+            Ends::Trunk { source, .. } => {
+                if let Some(next) = source.on_brm(self.now, &cell) {
+                    self.schedule_source(v, Some(next));
+                }
+            }
         }
     }
 }

@@ -12,13 +12,17 @@
 //! | `Switch` | `switch.rs` | the output port's ABR scheme (data, RM and background hooks), its timers |
 //! | `Router` | `router.rs` | the output port's IP control (FICCRD's core) for RD packets; data and ACKs pass |
 //! | `IpEdge` | `edge.rs` | a router that is the source edge of the flows entering there (FIEWA): rate estimation, RD packets, ACK rewriting |
+//! | `Gateway` | `gateway.rs` | an IP-over-ATM gateway (HG-RCP): segmentation into its ABR-SAP buffer, the ABR connection's end systems, reassembly, rate and queue notifications |
 //!
 //! A new kind (an HG-RCP gateway, say) adds a variant, a file with its `at_…` handler, and an
 //! arm in `arrive`; per-node state it needs lives in an arena of its own indexed by the node
 //! (`NodeKind` stays `Copy`: the per-port table `arrive_kind` holds it). See docs/extending.md.
 
 mod edge;
+mod gateway;
 mod host;
+
+pub(in crate::world) use gateway::NO_GATEWAY;
 mod router;
 mod switch;
 
@@ -40,6 +44,9 @@ pub enum NodeKind {
     /// An IP router that is also the source edge of the flows whose route starts there
     /// (FICCRD's FIEWA enforcement); a plain router for the flows that only cross it.
     IpEdge,
+    /// An IP-over-ATM gateway between an intranet LAN and an ABR connection (HG-RCP, seed 000):
+    /// packets become cells in its ABR-SAP buffer, or cells packets for the far LAN.
+    Gateway,
 }
 
 impl NodeKind {
@@ -65,6 +72,7 @@ impl World {
             NodeKind::Host => self.at_host(cell),
             NodeKind::Router => self.at_router(cell),
             NodeKind::IpEdge => self.at_ip_edge(cell),
+            NodeKind::Gateway => self.at_gateway(p, cell),
         }
     }
 
