@@ -19,7 +19,7 @@ use std::collections::HashMap;
 const STREAM_SWITCH_SCHEME: u64 = 1;
 
 /// Purpose tag of the random streams of connection start jitter and TCP clock phases.
-const STREAM_CONNECTION: u64 = 2;
+pub(crate) const STREAM_CONNECTION: u64 = 2;
 /// Purpose tag of background sources' ON/OFF draws.
 const STREAM_BACKGROUND: u64 = 3;
 /// Purpose tag of a router port's RED drop draws.
@@ -63,7 +63,7 @@ pub(crate) fn effective_rate(r: Rate, sonet: bool) -> u64 {
 }
 
 /// TM 4.0 defaults where the scenario is silent; PCR defaults to the access link's rate.
-fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64, debra_default: bool) -> AbrParams {
+pub(crate) fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64, debra_default: bool) -> AbrParams {
     let pcr = a.pcr.map_or(access_rate_bps as f64 / ccsim_model::CELL_BITS as f64, |r| r.cells_per_s());
     let d = AbrParams::tm4_defaults(pcr);
     AbrParams {
@@ -84,12 +84,14 @@ fn abr_params(a: &crate::types::AbrSpec, access_rate_bps: u64, debra_default: bo
     }
 }
 
-struct Builder<'a> {
-    s: &'a Scenario,
-    b: WorldBuilder,
-    nodes: HashMap<String, NodeId>,
+pub(crate) struct Builder<'a> {
+    pub(crate) s: &'a Scenario,
+    pub(crate) b: WorldBuilder,
+    pub(crate) nodes: HashMap<String, NodeId>,
     /// (from switch, to switch) → port.
-    trunk: HashMap<(String, String), PortId>,
+    pub(crate) trunk: HashMap<(String, String), PortId>,
+    /// Gateway name → its index in the world (HG-RCP).
+    pub(crate) gateways: HashMap<String, u32>,
 }
 
 impl Builder<'_> {
@@ -105,6 +107,11 @@ impl Builder<'_> {
     fn switch_port(&mut self, name: String, link: String, from: &str, to: NodeId, rate: u64, delay: SimDuration) -> PortId {
         if self.is_router(from) {
             return self.router_port(name, link, from, to, rate, delay);
+        }
+        if self.gateways.contains_key(from) {
+            // A gateway's ATM port: its ABR source paces at ACR <= PCR, so no queue builds here.
+            let buffer = self.s.defaults.host_buffer.0;
+            return self.b.add_port(PortSpec::link(name, link, self.nodes[from], to, rate, delay, buffer));
         }
         let sw = self.s.switch.iter().find(|w| w.name == from).expect("validated");
         let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
@@ -165,7 +172,7 @@ impl Builder<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration, ip: bool) -> PortId {
+    pub(crate) fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration, ip: bool) -> PortId {
         let buffer = self.s.defaults.host_buffer.0;
         self.b.add_port(PortSpec { packets: ip, ..PortSpec::link(name, link, from, to, rate, delay, buffer) })
     }
@@ -174,8 +181,15 @@ impl Builder<'_> {
 pub fn build(s: &Scenario) -> World {
     let n_vcs: usize = s.source.iter().map(|x| x.count as usize).sum::<usize>()
         + s.connection.iter().map(|c| c.count as usize).sum::<usize>()
-        + s.background.len();
-    let mut w = Builder { s, b: WorldBuilder::new(n_vcs).seed(s.run.seed, s.run.replication), nodes: HashMap::new(), trunk: HashMap::new() };
+        + s.background.len()
+        + crate::hgrcp::trunks(s).len();
+    let mut w = Builder {
+        s,
+        b: WorldBuilder::new(n_vcs).seed(s.run.seed, s.run.replication),
+        nodes: HashMap::new(),
+        trunk: HashMap::new(),
+        gateways: HashMap::new(),
+    };
     for sw in &s.switch {
         let id = w.b.add_node(sw.name.clone(), NodeKind::Switch);
         w.nodes.insert(sw.name.clone(), id);
@@ -186,6 +200,7 @@ pub fn build(s: &Scenario) -> World {
         let id = w.b.add_node(r.name.clone(), kind);
         w.nodes.insert(r.name.clone(), id);
     }
+    w.add_gateways();
     let sonet = s.defaults.sonet_payload;
     for l in &s.link {
         let (a, b) = (&l.between[0], &l.between[1]);
@@ -228,6 +243,10 @@ pub fn build(s: &Scenario) -> World {
         }
     }
     for c in &s.connection {
+        if w.gateways.contains_key(&c.route[0]) {
+            w.intranet_connection(c);
+            continue;
+        }
         let tcp = c.tcp.over(&s.defaults.tcp);
         for (k, (name, dest)) in group_names(&c.name, c.count, c.destination.as_deref()).into_iter().enumerate() {
             let (fwd, rev) = w.route_ports(&name, &dest, &c.route, &c.access, &c.egress);
@@ -259,6 +278,7 @@ pub fn build(s: &Scenario) -> World {
             });
         }
     }
+    w.add_trunks();
     for bg in &s.background {
         let dest = bg.destination.clone().unwrap_or_else(|| group_names(&bg.name, 1, None)[0].1.clone());
         let (fwd, rev) = w.route_ports(&bg.name, &dest, &bg.route, &bg.access, &bg.egress);

@@ -19,6 +19,7 @@ pub mod algorithms;
 mod build;
 mod error;
 pub mod gfr;
+pub mod hgrcp;
 pub mod ip;
 mod load;
 pub mod results;

@@ -48,6 +48,9 @@ pub struct Scenario {
     /// Background CBR/VBR ON-OFF traffic with strict priority (docs/models/vbr.md).
     #[serde(default)]
     pub background: Vec<BackgroundSpec>,
+    /// IP-over-ATM gateways between intranet LANs and ABR connections (HG-RCP, docs/models/hgrcp.md).
+    #[serde(default)]
+    pub gateway: Vec<crate::hgrcp::GatewaySpec>,
     #[serde(default)]
     pub measure: MeasureSpec,
 }

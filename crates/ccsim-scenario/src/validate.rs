@@ -79,6 +79,11 @@ pub fn validate(s: &Scenario) -> R {
             e.check().or_else(|(field, msg)| err(format!("router[{i}].edge.{field}"), msg))?;
         }
     }
+    for (i, g) in s.gateway.iter().enumerate() {
+        claim(&g.name, format!("gateway[{i}].name"))?;
+        network.insert(g.name.as_str(), Net::Gateway);
+        abr(&format!("gateway[{i}].abr"), &g.abr.over(&s.defaults.abr), Some(&g.abr), s.defaults.link_rate)?;
+    }
     let mut linked: HashSet<(&str, &str)> = HashSet::new();
     for (i, l) in s.link.iter().enumerate() {
         let p = format!("link[{i}]");
@@ -94,7 +99,11 @@ pub fn validate(s: &Scenario) -> R {
         if a == b {
             return err(format!("{p}.between"), "a link must join two different switches or routers");
         }
-        if network[a] != network[b] {
+        let gateway_to_switch = matches!((network[a], network[b]), (Net::Gateway, Net::Atm) | (Net::Atm, Net::Gateway));
+        if network[a] == Net::Gateway && network[b] == Net::Gateway {
+            return err(format!("{p}.between"), "joins two gateways: a gateway's ABR connection crosses at least one switch");
+        }
+        if network[a] != network[b] && !gateway_to_switch {
             let (sw, rt) = if network[a] == Net::Atm { (a, b) } else { (b, a) };
             return err(
                 format!("{p}.between"),
@@ -171,6 +180,16 @@ pub fn validate(s: &Scenario) -> R {
             return err(format!("{p}.count"), "must be at least 1");
         }
         let first = c.route.first().and_then(|r| network.get(r.as_str())).copied();
+        if first == Some(Net::Gateway) {
+            // An intranet connection between two gateways' LANs (HG-RCP): `hgrcp.rs` checks it.
+            for (name, dest) in crate::build::group_names(&c.name, c.count, c.destination.as_deref()) {
+                claim(&name, format!("{p}.name"))?;
+                claim(&dest, format!("{p}.destination"))?;
+            }
+            tcp(&format!("{p}.tcp"), &c.tcp.over(&s.defaults.tcp))?;
+            crate::hgrcp::check_route(&p, c, |n| network.get(n).copied() == Some(Net::Gateway), |n| network.get(n).copied() == Some(Net::Atm), |a, b| linked.contains(&(a, b)))?;
+            continue;
+        }
         let net = if c.effective_transport(first == Some(Net::Ip)) == Transport::Ip { Net::Ip } else { Net::Atm };
         if let (Some(t), Some(first)) = (c.transport, first) {
             if first != net {
@@ -192,6 +211,7 @@ pub fn validate(s: &Scenario) -> R {
         abr(&format!("{p}.abr"), &c.abr.over(&s.defaults.abr), Some(&c.abr), access)?;
     }
     crate::gfr::validate(s)?;
+    crate::hgrcp::validate(s)?;
     if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
         return err("measure.interval", "must be 0 (off) or at least 1us");
     }
@@ -228,6 +248,8 @@ fn host_links(p: &str, access: &AccessSpec, egress: &AccessSpec) -> R {
 enum Net {
     Atm,
     Ip,
+    /// An IP-over-ATM gateway (HG-RCP): linked to switches; its LAN's hosts are implicit.
+    Gateway,
 }
 
 /// A route names known switches (or, for `Net::Ip`, routers), without repeats, each linked to

@@ -55,3 +55,88 @@ fn a_new_rate_takes_effect() {
     let held = paced_run(1600.0, Some((1.0, 0.0)));
     assert!(held["connections"][0]["goodput_mbps"].as_f64().unwrap() < 0.01, "ER = 0 holds the host");
 }
+
+mod gateway {
+    use serde_json::Value;
+
+    fn run(name: &str, overrides: &[(&str, Value)]) -> Value {
+        let text = std::fs::read_to_string(
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../python/ccsim/presets/{name}.toml")),
+        )
+        .unwrap();
+        let adj = ccsim_scenario::Adjustments {
+            overrides: overrides.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(),
+            ..Default::default()
+        };
+        let mut r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Toml, &adj).unwrap();
+        r.run_to_end();
+        let v = r.finish().unwrap();
+        assert_eq!(v["conservation_ok"], true, "{name}: cells and packets conserved through the gateways");
+        v
+    }
+
+    fn gw(v: &Value) -> &Value {
+        &v["gateways"][0]
+    }
+
+    /// Seed 000's central finding (Fig. 6): conventional TCP/IP piles thousands of cells into the
+    /// gateway; with HG-RCP the queue stays a few hundred cells, for about the same goodput.
+    /// Measured (5 sources, 10 s): conventional 7 391 cells at most, HG-RCP 460; goodput 6.2
+    /// and 6.3 Mb/s.
+    #[test]
+    fn hgrcp_keeps_the_gateway_queue_short() {
+        let short = [("run.duration", Value::from("10s")), ("run.measure_from", Value::from("2s"))];
+        let (h, c) = (run("hgrcp/hgrcp-5", &short), run("hgrcp/conventional-5", &short));
+        let (hq, cq) = (gw(&h)["max_queue_cells"].as_u64().unwrap(), gw(&c)["max_queue_cells"].as_u64().unwrap());
+        assert!(cq > 3000 && hq * 5 < cq, "max queue HG-RCP {hq} vs conventional {cq}");
+        assert!(gw(&h)["mean_queue_cells"].as_f64().unwrap() < 200.0);
+        let (hg, cg) = (h["goodput_mbps_total"].as_f64().unwrap(), c["goodput_mbps_total"].as_f64().unwrap());
+        assert!(hg > 0.9 * cg, "goodput {hg} vs {cg}");
+        // Rate notifications only from the gateway that controls; no QN with preloaded tables.
+        assert!(gw(&h)["rn_sent"].as_u64().unwrap() > 0);
+        assert_eq!(gw(&h)["qn_sent"], 0);
+        assert_eq!(gw(&c)["rn_sent"], 0);
+    }
+
+    /// Hosts that start with empty Queue Mapping Tables get one queue notification each, on their
+    /// first packet, and are rate-managed after it.
+    #[test]
+    fn queue_notifications_go_once_to_each_host() {
+        let v = run("hgrcp/hgrcp-5", &[("run.duration", Value::from("3s")), ("run.measure_from", Value::from("1s")),
+                                       ("gateway[0].control.preloaded", Value::from(false))]);
+        assert_eq!(gw(&v)["qn_sent"], 5);
+        assert!(gw(&v)["max_queue_cells"].as_u64().unwrap() < 3000);
+    }
+
+    /// Packet-level discard: with a small ABR-SAP buffer packets are discarded whole, cells are
+    /// still conserved per connection, and TCP recovers.
+    #[test]
+    fn a_limited_buffer_discards_whole_packets() {
+        let v = run("hgrcp/conventional-5", &[("run.duration", Value::from("5s")), ("run.measure_from", Value::from("1s")),
+                                             ("gateway[0].buffer", Value::from("800cells"))]);
+        assert!(gw(&v)["drops"].as_u64().unwrap() > 0);
+        assert!(gw(&v)["max_queue_cells"].as_u64().unwrap() <= 800);
+        assert!(v["goodput_mbps_total"].as_f64().unwrap() > 1.0);
+    }
+
+    #[test]
+    fn bad_gateways_are_refused_by_field() {
+        let text = std::fs::read_to_string(
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../python/ccsim/presets/hgrcp/hgrcp-5.toml"),
+        )
+        .unwrap();
+        let refused = |path: &str, value: Value| {
+            let adj = ccsim_scenario::Adjustments { overrides: vec![(path.to_string(), value)], ..Default::default() };
+            ccsim_scenario::load(&text, ccsim_scenario::Format::Toml, &adj).expect_err("refused")
+        };
+        let e = refused("gateway[0].control.K", Value::from(250.0));
+        assert_eq!(e.path, "gateway[0].control.K");
+        assert!(e.message.contains("unstable"), "{e}");
+        assert_eq!(refused("gateway[0].control.T", Value::from("0s")).path, "gateway[0].control.T");
+        assert_eq!(refused("gateway[0].control.Q", Value::from(-1.0)).path, "gateway[0].control.Q");
+        assert_eq!(refused("gateway[0].control.W", Value::from("5ms")).path, "gateway[0].control.W");
+        assert_eq!(refused("gateway[0].buffer", Value::from("0cells")).path, "gateway[0].buffer");
+        assert_eq!(refused("connection[0].route", serde_json::json!(["GWA", "SW1"])).path, "connection[0].route");
+        assert_eq!(refused("gateway[0].abr.mcr", Value::from("30000cells/s")).path, "gateway[0].abr.mcr");
+    }
+}

@@ -42,7 +42,7 @@ pub struct Gateway {
     /// Capacity in cells (`None`: unlimited).
     pub capacity: Option<u32>,
     pub controller: Option<HgrcpController>,
-    /// The LAN's shared medium (towards this gateway): where rate and queue notifications go.
+    /// The LAN medium from this gateway to its hub: where rate and queue notifications go.
     pub lan_port: Option<PortId>,
     /// The paced outputs of the hosts whose connections enter the ATM network here, by VC.
     pub hosts: Vec<(VcId, PortId)>,

@@ -107,14 +107,15 @@ pub struct WorldBuilder {
     nodes: Vec<Node>,
     ports: Vec<Port>,
     vcs: Vec<Vc>,
-    /// Gateways and their nodes (HG-RCP).
+    /// Gateways and their nodes (HG-RCP), and the LAN hubs of gateways.
     gateways: Vec<(NodeId, Gateway)>,
+    lans: Vec<(NodeId, u32)>,
 }
 
 impl WorldBuilder {
     /// `n_vcs` sizes the per-VC tables of ports and schemes; add exactly that many VCs.
     pub fn new(n_vcs: usize) -> Self {
-        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new(), gateways: Vec::new() }
+        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new(), gateways: Vec::new(), lans: Vec::new() }
     }
 
     /// The seed and replication every random stream of this world derives from.
@@ -155,9 +156,22 @@ impl WorldBuilder {
         self.gateways.len() as u32 - 1
     }
 
-    /// Gateway `g`'s LAN medium (where its notifications go) and a paced host output on it.
+    /// Node `hub` (of kind `NodeKind::Lan`) is gateway `g`'s LAN hub.
+    pub fn attach_lan(&mut self, hub: NodeId, g: u32) {
+        assert_eq!(self.nodes[hub.index()].kind, NodeKind::Lan);
+        self.lans.push((hub, g));
+    }
+
+    /// Gateway `g`'s state (its LAN port, its hosts' paced outputs).
     pub fn gateway_mut(&mut self, g: u32) -> &mut Gateway {
         &mut self.gateways[g as usize].1
+    }
+
+    /// VC `v`'s cells are ABR cells in the ATM network although the VC has no ABR source of its
+    /// own (a connection behind an HG-RCP gateway: switch schemes count its cells as the load of
+    /// the gateway's ABR connection).
+    pub fn set_abr_cells(&mut self, v: VcId) {
+        self.vcs[v.index()].abr = true;
     }
 
     pub fn add_port(&mut self, s: PortSpec) -> PortId {
@@ -263,6 +277,9 @@ impl WorldBuilder {
         let mut node_gateway = vec![super::node::NO_GATEWAY; self.nodes.len()];
         for (g, (node, _)) in self.gateways.iter().enumerate() {
             node_gateway[node.index()] = g as u32;
+        }
+        for &(hub, g) in &self.lans {
+            node_gateway[hub.index()] = g;
         }
         let gateways: Vec<Gateway> = self.gateways.into_iter().map(|(_, g)| g).collect();
         let mut w = World {

@@ -52,9 +52,13 @@ impl World {
             }
             if let Some(src) = vc.abr_source() {
                 let s = &src.counters;
-                // Over TCP the backward direction also carries ACK frames.
-                let brms_ok = vc.tcp().is_some() || s.brm_received == k.bwd_delivered;
-                if s.cells_sent() != k.fwd_sent || !brms_ok {
+                // Over TCP the backward direction also carries ACK frames; a gateway's ABR
+                // connection carries its connections' data cells in their own books, and its
+                // rate notifications in its own.
+                let trunk = matches!(vc.ends, super::vc::Ends::Trunk { .. });
+                let brms_ok = vc.tcp().is_some() || trunk || s.brm_received == k.bwd_delivered;
+                let sent = if trunk { s.frm_sent + s.oor_frm_sent } else { s.cells_sent() };
+                if sent != k.fwd_sent || !brms_ok {
                     return Err(format!("VC {}: source counters disagree with the network's books", vc.name));
                 }
             }

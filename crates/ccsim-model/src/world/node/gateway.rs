@@ -22,9 +22,6 @@ impl World {
     pub(in crate::world) fn at_gateway(&mut self, p: PortId, cell: Cell) {
         let g = self.node_gateway[self.ports[p.index()].to.index()] as usize;
         let v = cell.vc.index();
-        if cell.kind == CellKind::Icmp {
-            return self.icmp_arrived(g, cell);
-        }
         // The ABR connection's own cells: its source and destination end systems are here.
         if matches!(self.vcs[v].ends, crate::world::Ends::Trunk { .. }) {
             return self.at_host(cell);
@@ -38,6 +35,16 @@ impl World {
         } else {
             self.out_of_abr(g, node, cell);
         }
+    }
+
+    /// A packet arrived at a gateway's LAN hub over port `p`: notifications from the gateway reach
+    /// the hosts; everything else passes as at a router.
+    pub(in crate::world) fn at_lan(&mut self, p: PortId, cell: Cell) {
+        if cell.kind == CellKind::Icmp {
+            let g = self.node_gateway[self.ports[p.index()].to.index()] as usize;
+            return self.icmp_arrived(g, cell);
+        }
+        self.at_router(cell)
     }
 
     /// A connection's packet from the LAN enters the ABR connection's buffer (or is discarded).
@@ -140,7 +147,8 @@ impl World {
         Cell::packet(v, CellKind::Icmp, 0, ethernet_wire_bytes(ICMP_IP_BYTES) as u16)
     }
 
-    /// Puts an ICMP message on the LAN's shared medium; it reaches the hosts when through.
+    /// Puts an ICMP message on the LAN towards the hosts (the medium from the gateway to the LAN's
+    /// hub); it reaches them when through.
     fn send_icmp(&mut self, g: usize, msg: Cell) {
         let Some(lan) = self.gateways[g].lan_port else { return };
         self.vcs[msg.vc.index()].books.bwd_sent += 1;
@@ -148,8 +156,8 @@ impl World {
         self.enqueue(lan, msg);
     }
 
-    /// An ICMP message came through the LAN: a rate notification for every host, or a queue
-    /// notification for its VC's host.
+    /// An ICMP message of gateway `g` came through the LAN: a rate notification for every host,
+    /// or a queue notification for its VC's host.
     fn icmp_arrived(&mut self, g: usize, msg: Cell) {
         self.vcs[msg.vc.index()].books.bwd_delivered += 1;
         if msg.flags.get(Flags::CI) {

@@ -12,6 +12,7 @@
 //! | `Switch` | `switch.rs` | the output port's ABR scheme (data, RM and background hooks), its timers |
 //! | `Router` | `router.rs` | the output port's IP control (FICCRD's core) for RD packets; data and ACKs pass |
 //! | `IpEdge` | `edge.rs` | a router that is the source edge of the flows entering there (FIEWA): rate estimation, RD packets, ACK rewriting |
+//! | `Lan` | `gateway.rs` | a gateway's LAN hub: packets pass; rate and queue notifications reach the hosts |
 //! | `Gateway` | `gateway.rs` | an IP-over-ATM gateway (HG-RCP): segmentation into its ABR-SAP buffer, the ABR connection's end systems, reassembly, rate and queue notifications |
 //!
 //! A new kind (an HG-RCP gateway, say) adds a variant, a file with its `at_…` handler, and an
@@ -47,6 +48,9 @@ pub enum NodeKind {
     /// An IP-over-ATM gateway between an intranet LAN and an ABR connection (HG-RCP, seed 000):
     /// packets become cells in its ABR-SAP buffer, or cells packets for the far LAN.
     Gateway,
+    /// The hub of a gateway's intranet LAN: packets pass as at a router; the gateway's rate and
+    /// queue notifications reach the hosts here.
+    Lan,
 }
 
 impl NodeKind {
@@ -73,6 +77,7 @@ impl World {
             NodeKind::Router => self.at_router(cell),
             NodeKind::IpEdge => self.at_ip_edge(cell),
             NodeKind::Gateway => self.at_gateway(p, cell),
+            NodeKind::Lan => self.at_lan(p, cell),
         }
     }
 
