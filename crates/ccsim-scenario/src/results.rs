@@ -237,7 +237,12 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "fingerprint": world.fingerprint().hex(),
         "scenario_hash": scenario_hash,
         "window_s": [r.window.0.as_secs_f64(), r.window.1.as_secs_f64()],
-        "fairness_index": if sources.is_empty() && !connections.is_empty() { r.tcp_fairness_index } else { r.fairness_index },
+        // Over the ABR sources, or over TCP goodputs where every ABR VC is a gateway's connection.
+        "fairness_index": if r.vcs.iter().all(|v| v.tcp.is_some() || v.background || v.trunk) && !connections.is_empty() {
+            r.tcp_fairness_index
+        } else {
+            r.fairness_index
+        },
         "connections_fairness_index": r.tcp_fairness_index,
         "goodput_mbps_total": goodput_total / 1e6,
         "efficiency": if goodput_max > 0.0 { goodput_total / goodput_max } else { 0.0 },

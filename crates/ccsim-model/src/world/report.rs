@@ -170,6 +170,7 @@ impl World {
                     oor_frm_sent: vc.abr_source().map_or(0, |s| s.counters.oor_frm_sent),
                     brm_received: vc.abr_source().map_or(0, |s| s.counters.brm_received),
                     background: vc.background().is_some(),
+                    trunk: matches!(vc.ends, super::vc::Ends::Trunk { .. }),
                     goodput: per_s((vc.goodput_bytes() - w.goodput_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0),
                     clp0_goodput: per_s(
                         (vc.tcp().map_or(0, |t| t.stats.clp0_delivered) - w.clp0_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0,
@@ -223,7 +224,7 @@ impl World {
                 }
             })
             .collect();
-        let x: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_none() && v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
+        let x: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_none() && !v.trunk && v.maxmin > 0.0).map(|v| v.rate / v.maxmin).collect();
         // Seed 001 §2: over TCP connections the index is over raw throughputs.
         let g: Vec<f64> = vcs.iter().filter(|v| v.tcp.is_some()).map(|v| v.goodput).collect();
         let gateways = self
@@ -284,6 +285,8 @@ pub struct VcReport {
     pub frames_tagged: u64,
     /// Background CBR/VBR traffic.
     pub background: bool,
+    /// A gateway's ABR connection (HG-RCP): it carries other VCs' cells.
+    pub trunk: bool,
     pub tcp: Option<TcpReport>,
     /// The same over the measurement window.
     pub window_clr: f64,
