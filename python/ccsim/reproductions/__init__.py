@@ -19,6 +19,7 @@ _MODULES = {
     "abr-benchmarks": "ccsim.reproductions.abr_benchmarks",
     "ficcrd": "ccsim.reproductions.ficcrd",
     "gfr": "ccsim.reproductions.gfr",
+    "hgrcp": "ccsim.reproductions.hgrcp",
 }
 
 

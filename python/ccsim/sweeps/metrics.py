@@ -35,6 +35,7 @@ FIELDS = {
                 "cells_dropped", "clr", "window_clr"),
     "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "drops"),
     "links": ("utilization", "rate_mbps"),
+    "gateways": ("max_queue_cells", "mean_queue_cells", "mean_queue_delay_ms", "rn_sent", "qn_sent", "drops"),
     "connections": ("goodput_mbps", "max_goodput_mbps", "delivered_bytes", "segments_sent", "retransmits",
                     "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost",
                     # GFR connections only (NaN elsewhere)

@@ -50,7 +50,11 @@ pub struct Gateway {
     pub told: Vec<VcId>,
     /// Far side: per connection, the cells since its last end-of-frame (first frame, count).
     reassembly: Vec<(VcId, u16, u32)>,
+    /// Statistics over the measurement window (whole run until it opens).
     pub stats: GatewayStats,
+    /// Packets discarded over the whole run (the conservation check's).
+    pub drops_run: u64,
+    window_start: SimTime,
 }
 
 /// An ICMP message of HG-RCP: 8 bytes in a 28-byte IP packet [SEED].
@@ -69,6 +73,8 @@ impl Gateway {
             told: Vec::new(),
             reassembly: Vec::new(),
             stats: GatewayStats::default(),
+            drops_run: 0,
+            window_start: SimTime::ZERO,
         }
     }
 
@@ -93,6 +99,7 @@ impl Gateway {
         let n = aal5::cells(ip_len, true);
         if self.capacity.is_some_and(|c| self.sap.len() as u32 + n > c) {
             self.stats.drops += 1;
+            self.drops_run += 1;
             return 0;
         }
         self.stats.packets_in += 1;
@@ -142,6 +149,19 @@ impl Gateway {
         let whole = first == cell.frame && got == aal5::cells(ip_len, true);
         let packet = whole.then(|| Cell::packet(cell.vc, CellKind::Data, cell.frame, ethernet_wire_bytes(ip_len) as u16));
         Some((packet, got))
+    }
+
+    /// When the statistics started (the window's opening, or time zero).
+    pub fn stats_since(&self) -> SimTime {
+        self.window_start
+    }
+
+    /// The measurement window opens at `now`: the queue's statistics restart (the seed deletes
+    /// the warm-up); the counts of notifications go on over the whole run.
+    pub fn open_window(&mut self, now: SimTime) {
+        let (queue, rn_sent, qn_sent) = (self.queue(), self.stats.rn_sent, self.stats.qn_sent);
+        self.stats = GatewayStats { max_queue: queue, since: now, rn_sent, qn_sent, ..GatewayStats::default() };
+        self.window_start = now;
     }
 
     /// The mean delay of a cell in the buffer over the run so far, seconds (Little's law: the

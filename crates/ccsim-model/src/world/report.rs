@@ -65,7 +65,7 @@ impl World {
         }
         // Port books: what the buffers dropped is what the VCs lost.
         let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total()).sum::<u64>()
-            + self.gateways.iter().map(|g| g.stats.drops).sum::<u64>();
+            + self.gateways.iter().map(|g| g.drops_run).sum::<u64>();
         let vc_drops: u64 = self.vcs.iter().map(|v| v.books.fwd_dropped + v.books.bwd_dropped).sum();
         if port_drops != vc_drops {
             return Err(format!("ports dropped {port_drops} cells but VCs lost {vc_drops}"));
@@ -238,10 +238,10 @@ impl World {
                 } else {
                     0.0
                 },
-                mean_delay_s: gw.mean_delay_s(now, SimTime::ZERO),
+                mean_delay_s: gw.mean_delay_s(now, gw.stats_since()),
                 rn_sent: gw.stats.rn_sent,
                 qn_sent: gw.stats.qn_sent,
-                drops: gw.stats.drops,
+                drops: gw.drops_run,
             })
             .collect();
         Report { window: (t0, now), vcs, ports, gateways, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
@@ -337,9 +337,10 @@ pub struct GatewayReport {
     pub mean_queue_seen: f64,
     /// Mean time a cell waits in the buffer, seconds (Little's law over the run).
     pub mean_delay_s: f64,
+    /// Notifications sent and packets discarded whole, over the whole run (the queue's numbers
+    /// are over the measurement window).
     pub rn_sent: u64,
     pub qn_sent: u64,
-    /// Packets discarded whole.
     pub drops: u64,
 }
 

@@ -77,5 +77,8 @@ impl World {
         for p in &mut self.ports {
             p.queue.window_max = p.buffer.len();
         }
+        for g in &mut self.gateways {
+            g.open_window(now);
+        }
     }
 }
