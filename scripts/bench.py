@@ -35,6 +35,7 @@ CASES = [
     ("15 SACK TCP over UBR, Selective Drop (seed 001)", "gfr/n-source-15-sd", None, 2.0),
     ("15 SACK TCP over GFR, per-VC SCFQ (seed 001 B2)", "gfr/unequal-b2", None, 2.0),
     ("10 Reno TCP over IP, drop-tail routers (seed 002; packets)", "ficcrd/droptail", None, 200.0),
+    ("HG-RCP: 5 TCP through a gateway over ABR (seed 000; cells and packets)", "hgrcp/hgrcp-5", None, 10.0),
 ]
 # Whole `ccsim run PRESET --json` processes (start-up, run, result conversion), as a user runs them.
 PROCESS_CASES = [("seed-002 drop-tail baseline, 200 s simulated", "ficcrd/droptail")]
