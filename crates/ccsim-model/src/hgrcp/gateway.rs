@@ -200,6 +200,17 @@ mod tests {
         assert!(g.sap.iter().take(31).all(|c| !c.eom()) && g.sap[31].eom());
     }
 
+    /// The Q-bit stays on the LAN: the cells a marked packet becomes carry no mark (the gateway
+    /// clears it before the packet enters the ABR connection).
+    #[test]
+    fn the_q_bit_never_reaches_the_atm_side() {
+        let mut g = Gateway::new("G".into(), None, None);
+        let mut p = packet(0, 0, 1500);
+        p.flags.set(Flags::QBIT, true);
+        g.segment(SimTime::ZERO, &p, 2);
+        assert!(g.sap.iter().all(|c| !c.flags.get(Flags::QBIT) && c.kind == CellKind::Data && c.size == 53));
+    }
+
     #[test]
     fn the_far_gateway_rebuilds_the_packet_or_loses_it_whole() {
         let mut a = Gateway::new("A".into(), None, None);
