@@ -53,3 +53,16 @@ def synthetic():
     from .synthetic import synthetic_result
 
     return synthetic_result()
+
+
+def run_quick_reproduction(paper, tmp_path_factory):
+    """`ccsim reproduce PAPER --quick --json` into a fresh directory: (out, the printed summary)."""
+    import json
+    import subprocess
+
+    exe = VENV_BIN / "ccsim"
+    cmd = [str(exe)] if exe.exists() else ["python", "-m", "ccsim"]
+    out = tmp_path_factory.mktemp("reproduce") / paper
+    p = subprocess.run(cmd + ["reproduce", paper, "--quick", "--json", "--out", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return out, json.loads(p.stdout)

@@ -1,7 +1,6 @@
 """`ccsim reproduce gfr`: seed 001's Experiments A and B and Table 1, quick (about 15 s on 2 cores)."""
 
 import json
-import subprocess
 
 import pytest
 
@@ -10,14 +9,9 @@ from ccsim.reproductions import gfr
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    from .conftest import VENV_BIN
+    from .conftest import run_quick_reproduction
 
-    exe = VENV_BIN / "ccsim"
-    cmd = [str(exe)] if exe.exists() else ["python", "-m", "ccsim"]
-    out = tmp_path_factory.mktemp("reproduce") / "gfr"
-    p = subprocess.run(cmd + ["reproduce", "gfr", "--quick", "--json", "--out", str(out)], capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
-    return out, json.loads(p.stdout)
+    return run_quick_reproduction("gfr", tmp_path_factory)
 
 
 def test_one_json_object_with_the_contract_keys(quick):

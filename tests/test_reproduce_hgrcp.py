@@ -1,7 +1,6 @@
 """`ccsim reproduce hgrcp --quick` (about 15 s on 2 cores): the seed's tables and figures beside ccsim's."""
 
 import json
-import subprocess
 
 import pytest
 
@@ -10,14 +9,9 @@ from ccsim.reproductions import hgrcp
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    from .conftest import VENV_BIN
+    from .conftest import run_quick_reproduction
 
-    exe = VENV_BIN / "ccsim"
-    cmd = [str(exe)] if exe.exists() else ["python", "-m", "ccsim"]
-    out = tmp_path_factory.mktemp("reproduce") / "hgrcp"
-    p = subprocess.run(cmd + ["reproduce", "hgrcp", "--quick", "--json", "--out", str(out)], capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
-    return out, json.loads(p.stdout)
+    return run_quick_reproduction("hgrcp", tmp_path_factory)
 
 
 def test_one_json_object_with_the_contract_keys(quick):

@@ -227,6 +227,16 @@ def html_table(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+def prepare(out: Any, paper: str, workers: int | None) -> tuple[Any, int]:
+    """A reproduction's output directory (default ``out/reproduce/<paper>``, with ``figures/``)
+    and its worker count (default: up to two cores)."""
+    from pathlib import Path
+
+    out = Path(out or f"out/reproduce/{paper}")
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    return out, default_workers() if workers is None else max(1, int(workers))
+
+
 def save_figure(fig, path) -> str:
     """Writes a matplotlib figure (tight layout, 110 dpi), closes it, returns the file's name."""
     import matplotlib.pyplot as plt

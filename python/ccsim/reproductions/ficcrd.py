@@ -189,9 +189,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     ``figures/*.png`` and ``index.html`` under ``out``; returns a summary dict."""
     started = time.perf_counter()
     data = load_data()
-    out = Path(out or f"out/reproduce/{PAPER}")
-    (out / "figures").mkdir(parents=True, exist_ok=True)
-    workers = C.default_workers() if workers is None else max(1, int(workers))
+    out, workers = C.prepare(out, PAPER, workers)
     seeds = data["seeds"][:2] if quick else data["seeds"]
     tasks = [Task(preset, seed, quick) for preset in PRESETS for seed in seeds]
     pool = C.make_pool(min(workers, len(tasks)))

@@ -231,9 +231,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
 
     started = time.perf_counter()
     data = load_data()
-    out = Path(out or f"out/reproduce/{PAPER}")
-    (out / "figures").mkdir(parents=True, exist_ok=True)
-    workers = C.default_workers() if workers is None else max(1, int(workers))
+    out, workers = C.prepare(out, PAPER, workers)
     reps = data["quick_replications"] if quick else data["replications"]
     results = {}
     for preset in presets(data):

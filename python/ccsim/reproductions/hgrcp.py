@@ -185,9 +185,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
               progress: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
     data = load_data()
-    out = Path(out or f"out/reproduce/{PAPER}")
-    (out / "figures").mkdir(parents=True, exist_ok=True)
-    workers = C.default_workers() if workers is None else max(1, int(workers))
+    out, workers = C.prepare(out, PAPER, workers)
     res = run_all(data, quick, workers, progress)
     rows = compare(res, data)
     claims = statements(res, data)
