@@ -31,9 +31,9 @@ impl World {
         }
         let node = cell.hop as usize + 1;
         if self.gateways[g].trunk.is_some() {
-            self.into_abr(g, node, cell);
+            self.enter_abr(g, node, cell);
         } else {
-            self.out_of_abr(g, node, cell);
+            self.leave_abr(g, node, cell);
         }
     }
 
@@ -48,7 +48,7 @@ impl World {
     }
 
     /// A connection's packet from the LAN enters the ABR connection's buffer (or is discarded).
-    fn into_abr(&mut self, g: usize, node: usize, mut packet: Cell) {
+    fn enter_abr(&mut self, g: usize, node: usize, mut packet: Cell) {
         let now = self.now;
         let v = packet.vc;
         let gw = &mut self.gateways[g];
@@ -86,22 +86,16 @@ impl World {
 
     /// A connection's cell from the ATM network at the far gateway: its packet, once whole, goes
     /// on to the LAN.
-    fn out_of_abr(&mut self, g: usize, node: usize, cell: Cell) {
-        let Some((packet, cells)) = self.gateways[g].reassemble(&cell) else {
-            let books = &mut self.vcs[cell.vc.index()].books;
-            books.fwd_delivered += 1;
-            books.data_delivered += 1;
-            return;
-        };
+    fn leave_abr(&mut self, g: usize, node: usize, cell: Cell) {
+        let rebuilt = self.gateways[g].reassemble(&cell);
         let books = &mut self.vcs[cell.vc.index()].books;
         books.fwd_delivered += 1;
         books.data_delivered += 1;
-        if let Some(p) = packet {
+        if let Some((Some(packet), _)) = rebuilt {
             books.fwd_sent += 1;
             books.data_sent += 1;
-            self.pass_forward(node, p);
+            self.pass_forward(node, packet);
         }
-        let _ = cells;
     }
 
     /// The trunk's pacing timer: a data opportunity takes the gateway buffer's head cell, which
