@@ -13,7 +13,7 @@ use crate::hgrcp::Gateway;
 use crate::ip::{AnyEdge, AnyIpControl, FiewaFlow, FiewaParams};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
 use crate::policer::AnyPolicer;
-use crate::port::{AnyBufferPolicy, AnyDiscipline, AnyHeldOrder, Held, Port};
+use crate::port::{AnyBufferPolicy, AnyDiscipline, AnyHeldOrder, Port};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::tcp_host::{AbrAdapter, HostLink, TcpEnds};
 use crate::vbr::OnOffSource;
@@ -185,7 +185,7 @@ impl WorldBuilder {
         // A policy that counts tagged cells per VC needs each departing cell (WBA).
         let held = s.held.or_else(|| port.buffer.policy().counts_tags().then(|| AnyHeldOrder::Fifo(Default::default())));
         if let Some(order) = held {
-            port.discipline = AnyDiscipline::Held(Box::new(Held::new(order)));
+            port.discipline = AnyDiscipline::held(order);
         }
         self.ports.push(port);
         PortId(self.ports.len() as u32 - 1)
@@ -219,7 +219,7 @@ impl WorldBuilder {
                     let port = &mut self.ports[p.index()];
                     if !port.is_event_scheduled() {
                         let order = AnyHeldOrder::StrictPriority(Default::default());
-                        port.discipline = AnyDiscipline::Held(Box::new(Held::new(order)));
+                        port.discipline = AnyDiscipline::held(order);
                     }
                 }
                 (Ends::Vbr(OnOffSource::new(id, peak, mean_on, mean_off, s.start, rng)), false)
@@ -375,7 +375,7 @@ impl World {
         for (port, n) in self.ports.iter_mut().zip(users) {
             if n <= 1 && port.is_per_vc_discipline() {
                 port.discipline = if port.buffer.policy().counts_tags() {
-                    AnyDiscipline::Held(Box::new(Held::new(AnyHeldOrder::Fifo(Default::default()))))
+                    AnyDiscipline::held(AnyHeldOrder::Fifo(Default::default()))
                 } else {
                     AnyDiscipline::Fifo
                 };

@@ -20,10 +20,9 @@ impl World {
             return self.advance_source(v);
         }
         let next = match &mut self.vcs[v.index()].ends {
-            Ends::Abr { source, .. } => source.start(self.now),
+            Ends::Abr { source, .. } | Ends::Trunk { source, .. } => source.start(self.now),
             Ends::Vbr(s) => s.start(self.now),
             Ends::Tcp(t) => t.abr.as_mut().and_then(|a| a.source.start(self.now)),
-            Ends::Trunk { source, .. } => source.start(self.now),
         };
         self.schedule_source(v, next);
     }

@@ -55,7 +55,7 @@ impl World {
                 // Over TCP the backward direction also carries ACK frames; a gateway's ABR
                 // connection carries its connections' data cells in their own books, and its
                 // rate notifications in its own.
-                let trunk = matches!(vc.ends, super::vc::Ends::Trunk { .. });
+                let trunk = vc.is_trunk();
                 let brms_ok = vc.tcp().is_some() || trunk || s.brm_received == k.bwd_delivered;
                 let sent = if trunk { s.frm_sent + s.oor_frm_sent } else { s.cells_sent() };
                 if sent != k.fwd_sent || !brms_ok {
@@ -170,7 +170,7 @@ impl World {
                     oor_frm_sent: vc.abr_source().map_or(0, |s| s.counters.oor_frm_sent),
                     brm_received: vc.abr_source().map_or(0, |s| s.counters.brm_received),
                     background: vc.background().is_some(),
-                    trunk: matches!(vc.ends, super::vc::Ends::Trunk { .. }),
+                    trunk: vc.is_trunk(),
                     goodput: per_s((vc.goodput_bytes() - w.goodput_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0),
                     clp0_goodput: per_s(
                         (vc.tcp().map_or(0, |t| t.stats.clp0_delivered) - w.clp0_bytes.get(i).copied().unwrap_or(0)) as f64 * 8.0,

@@ -77,11 +77,15 @@ pub struct Vc {
 impl Vc {
     pub fn abr_source(&self) -> Option<&AbrSource> {
         match &self.ends {
-            Ends::Abr { source, .. } => Some(source),
+            Ends::Abr { source, .. } | Ends::Trunk { source, .. } => Some(source),
             Ends::Tcp(t) => t.abr.as_ref().map(|a| &a.source),
             Ends::Vbr(_) => None,
-            Ends::Trunk { source, .. } => Some(source),
         }
+    }
+
+    /// A gateway's ABR connection (HG-RCP): it carries other VCs' cells.
+    pub fn is_trunk(&self) -> bool {
+        matches!(self.ends, Ends::Trunk { .. })
     }
 
     pub fn tcp(&self) -> Option<&TcpEnds> {
@@ -100,10 +104,9 @@ impl Vc {
 
     pub fn start_time(&self) -> SimTime {
         match &self.ends {
-            Ends::Abr { source, .. } => source.start_time(),
+            Ends::Abr { source, .. } | Ends::Trunk { source, .. } => source.start_time(),
             Ends::Tcp(t) => t.start,
             Ends::Vbr(s) => s.start_time(),
-            Ends::Trunk { source, .. } => source.start_time(),
         }
     }
 

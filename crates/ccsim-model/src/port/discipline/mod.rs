@@ -58,6 +58,13 @@ pub enum AnyDiscipline {
     Held(Box<Held>),
 }
 
+impl AnyDiscipline {
+    /// A held discipline of this order.
+    pub fn held(order: AnyHeldOrder) -> Self {
+        AnyDiscipline::Held(Box::new(Held::new(order)))
+    }
+}
+
 /// What every held discipline shares: the cell in service, and the discipline's own order.
 #[derive(Clone, Debug)]
 pub struct Held {

@@ -14,6 +14,11 @@ use crate::ids::{PortId, VcId};
 use crate::tcp_host::ethernet_wire_bytes;
 use crate::world::{Event, World};
 
+/// An HG-RCP ICMP message about VC `v` (a 28-byte IP packet in an Ethernet frame).
+fn icmp(v: VcId) -> Cell {
+    Cell::packet(v, CellKind::Icmp, 0, ethernet_wire_bytes(ICMP_IP_BYTES) as u16)
+}
+
 /// `World::node_gateway` of a node that is no gateway.
 pub(in crate::world) const NO_GATEWAY: u32 = u32::MAX;
 
@@ -23,7 +28,7 @@ impl World {
         let g = self.node_gateway[self.ports[p.index()].to.index()] as usize;
         let v = cell.vc.index();
         // The ABR connection's own cells: its source and destination end systems are here.
-        if matches!(self.vcs[v].ends, crate::world::Ends::Trunk { .. }) {
+        if self.vcs[v].is_trunk() {
             return self.at_host(cell);
         }
         if !cell.is_forward() {
@@ -58,7 +63,7 @@ impl World {
             if !packet.flags.get(Flags::QBIT) && !gw.told.contains(&v) {
                 gw.told.push(v);
                 gw.stats.qn_sent += 1;
-                let mut qn = self.icmp(g, v);
+                let mut qn = icmp(v);
                 qn.flags.set(Flags::CI, true);
                 self.send_icmp(g, qn);
             }
@@ -129,16 +134,11 @@ impl World {
         let gw = &mut self.gateways[g as usize];
         if let Some(er) = gw.controller.as_mut().expect("checked").on_tick(now, acr, q) {
             gw.stats.rn_sent += 1;
-            let mut rn = self.icmp(g as usize, trunk);
+            let mut rn = icmp(trunk);
             rn.er = er as f32;
             self.send_icmp(g as usize, rn);
         }
         self.schedule(now + period, Event::GatewayTimer(g));
-    }
-
-    /// An ICMP message of gateway `g` about VC `v` (a 28-byte IP packet in an Ethernet frame).
-    fn icmp(&self, _g: usize, v: VcId) -> Cell {
-        Cell::packet(v, CellKind::Icmp, 0, ethernet_wire_bytes(ICMP_IP_BYTES) as u16)
     }
 
     /// Puts an ICMP message on the LAN towards the hosts (the medium from the gateway to the LAN's

@@ -28,7 +28,8 @@ impl World {
             vc.books.data_delivered += 1;
         }
         let brm = match &mut vc.ends {
-            Ends::Abr { dest, .. } => dest.on_cell(&cell),
+            // The far gateway is the destination end system of its ABR connection (`Trunk`).
+            Ends::Abr { dest, .. } | Ends::Trunk { dest, .. } => dest.on_cell(&cell),
             // TCP over ABR: the destination end system turns the FRM around.
             Ends::Tcp(t) if cell.kind == CellKind::Frm => t.abr.as_mut().and_then(|a| a.dest.on_cell(&cell)),
             Ends::Tcp(t) => {
@@ -43,8 +44,6 @@ impl World {
                 None
             }
             Ends::Vbr(_) => None,
-            // The far gateway is the destination end system of its ABR connection.
-            Ends::Trunk { dest, .. } => dest.on_cell(&cell),
         };
         if let Some(brm) = brm {
             self.send_backward(cell.vc, brm);
@@ -68,7 +67,7 @@ impl World {
                     self.advance_source(v);
                 }
             }
-            Ends::Abr { source, .. } => {
+            Ends::Abr { source, .. } | Ends::Trunk { source, .. } => {
                 if let Some(next) = source.on_brm(self.now, &cell) {
                     self.schedule_source(v, Some(next));
                 }
@@ -87,11 +86,6 @@ impl World {
                 self.schedule_tcp(v);
             }
             Ends::Vbr(_) => {}
-            Ends::Trunk { source, .. } => {
-                if let Some(next) = source.on_brm(self.now, &cell) {
-                    self.schedule_source(v, Some(next));
-                }
-            }
         }
     }
 }
