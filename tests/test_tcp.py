@@ -3,6 +3,8 @@
 import json
 import subprocess
 
+import pytest
+
 import ccsim
 
 
@@ -62,3 +64,23 @@ def test_sweep_collects_tcp_metrics(tmp_path):
     assert df.height == 2
     assert (df["connections[T1].goodput_mbps"] > 0).all()
     assert (df["series.cwnd[T1]"] >= 1024).all()
+
+
+def test_goodput_series_sums_to_the_delivered_bytes():
+    """The per-interval goodput series integrates to the bytes delivered over the run, and
+    ``series.goodput[*]`` is the sum over the connections at each sampling time."""
+    import numpy as np
+
+    from ccsim.sweeps.metrics import parse_metric, series_values
+
+    r = ccsim.run("gfr/n-source-15-epd", duration="2s", measure_from="0s", set={"connection[0].count": 3,
+                                                                                "measure.interval": "10ms"})
+    g = r.goodput
+    assert set(g["connection"].unique()) == {"T1", "T2", "T3"}
+    for c in r.summary()["connections"]:
+        mbps = g.filter(g["connection"] == c["name"])["goodput_mbps"].to_numpy()
+        # each sample covers 10 ms; the run's goodput over the window is their mean
+        assert mbps.mean() == pytest.approx(c["goodput_mbps"], rel=1e-6)
+    t, total = series_values(r, parse_metric("series.goodput[*]"))
+    per = [g.filter(g["connection"] == n).sort("time_s")["goodput_mbps"].to_numpy() for n in ("T1", "T2", "T3")]
+    assert len(t) == len(per[0]) and np.allclose(total, sum(per))

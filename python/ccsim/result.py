@@ -23,10 +23,12 @@ SERIES_COLUMNS = {
     "seq": ("connection", "seq_bytes"),
     "rtt": ("connection", "rtt_s"),
     "srtt": ("connection", "srtt_s"),
+    "goodput": ("connection", "goodput_mbps"),
     "retransmits": ("connection", "retransmits"),
     "timeouts": ("connection", "timeouts"),
     "mapr": ("port", "mapr_mbps"),
     "dpf": ("port", "dpf"),
+    "gateway_queue": ("gateway", "queue_cells"),
 }
 
 
@@ -141,6 +143,16 @@ class Result:
         return self._tcp_series("dpf")
 
     @cached_property
+    def gateway_queue(self) -> pl.DataFrame:
+        """An HG-RCP gateway's ABR-SAP buffer (cells) per sourcing gateway, sampled."""
+        return self._tcp_series("gateway_queue")
+
+    @cached_property
+    def goodput(self) -> pl.DataFrame:
+        """Goodput per connection over each sampling interval (Mb/s, bytes delivered in order)."""
+        return self._tcp_series("goodput")
+
+    @cached_property
     def retransmits(self) -> pl.DataFrame:
         """Cumulative retransmitted segments per connection."""
         return self._tcp_series("retransmits")
@@ -173,7 +185,7 @@ class Result:
 
     TABLES = (
         "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
-        "timeouts", "mapr", "dpf", "sources", "connections", "ports", "links", "vcs",
+        "timeouts", "goodput", "mapr", "dpf", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
     )
 
     def table(self, name: str, backend: str = "polars"):

@@ -69,6 +69,8 @@ pub struct Recordings {
     pub rtt: Series,
     /// The smoothed RTT the sender's estimator holds, seconds.
     pub srtt: Series,
+    /// Goodput since the previous sample (bytes delivered in order to the application), Mb/s.
+    pub goodput: Series,
     /// Cumulative retransmitted segments.
     pub retransmits: Series,
     /// Cumulative retransmission timeouts.
@@ -77,6 +79,8 @@ pub struct Recordings {
     pub mapr: Series,
     /// FICCRD's down-pressure factor at the port's queue at the sampling time.
     pub dpf: Series,
+    /// An HG-RCP gateway's ABR-SAP buffer, cells (keys index `World::gateways`).
+    pub gateway_queue: Series,
 }
 
 /// Counter values captured when the measurement window opens.

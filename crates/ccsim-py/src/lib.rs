@@ -206,9 +206,9 @@ impl Simulation {
             Err(p) => return Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
         };
         let world = self.run.world();
-        let (vcs, ports) = (results::vc_names(world), results::port_names(world));
+        let names = results::Names::of(world);
         let series = PyDict::new(py);
-        for c in results::series_columns(world, &vcs, &ports) {
+        for c in results::series_columns(world, &names) {
             let col = PyDict::new(py);
             col.set_item("key_field", c.key_field)?;
             col.set_item("value_field", c.value_field)?;

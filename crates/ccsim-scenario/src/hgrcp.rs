@@ -200,48 +200,53 @@ impl crate::build::Builder<'_> {
     }
 
     /// A gateway's LAN: its hub node and the two media (hub -> gateway, gateway -> hub), made once.
+    /// Under HG-RCP the medium toward the gateway holds the hosts' paced outputs (its stations).
     fn lan(&mut self, gateway: &str) -> (ccsim_model::NodeId, ccsim_model::PortId, ccsim_model::PortId) {
+        use ccsim_model::port::{AnyHeldOrder, LanMedium};
+        use ccsim_model::tcp_host::ETHERNET_OVERHEAD_BYTES;
         let hub_name = format!("{gateway}-lan");
         if let Some(&hub) = self.nodes.get(&hub_name) {
             return (hub, self.trunk[&(hub_name.clone(), gateway.to_string())], self.trunk[&(gateway.to_string(), hub_name)]);
         }
-        let lan = &self.gateway_spec(gateway).lan;
-        let (rate, delay) = (lan.rate.bps().round() as u64, lan.delay.0);
+        let spec = self.gateway_spec(gateway);
+        let (rate, delay) = (spec.lan.rate.bps().round() as u64, spec.lan.delay.0);
+        let preloaded = spec.control.as_ref().map(|c| c.preloaded_tables());
         let hub = self.b.add_node(hub_name.clone(), ccsim_model::NodeKind::Lan);
         self.nodes.insert(hub_name.clone(), hub);
         let gw = self.nodes[gateway];
         let link = format!("{gateway} LAN");
-        let up = self.host_port(format!("{hub_name}->{gateway}"), link.clone(), hub, gw, rate, delay, true);
+        let up = self.b.add_port(ccsim_model::PortSpec {
+            packets: true,
+            // Silent on the managed queues until the first rate notification [RECON].
+            held: preloaded.map(|preloaded| AnyHeldOrder::Lan(LanMedium::new(preloaded, 0.0, ETHERNET_OVERHEAD_BYTES as u16))),
+            ..ccsim_model::PortSpec::link(format!("{hub_name}->{gateway}"), link.clone(), hub, gw, rate, delay, self.s.defaults.host_buffer.0)
+        });
         let down = self.host_port(format!("{gateway}->{hub_name}"), link, gw, hub, rate, delay, true);
         self.trunk.insert((hub_name.clone(), gateway.to_string()), up);
         self.trunk.insert((gateway.to_string(), hub_name), down);
         let g = self.gateways[gateway];
         self.b.attach_lan(hub, g);
         self.b.gateway_mut(g).lan_port = Some(down);
+        if preloaded.is_some() {
+            self.b.gateway_mut(g).medium = Some(up);
+        }
         (hub, up, down)
     }
 
-    /// The members of an intranet connection: host (paced output when its gateway runs HG-RCP)
-    /// -> LAN -> gateway -> switches -> far gateway -> LAN -> host, over IP in Ethernet frames.
+    /// The members of an intranet connection: host -> LAN (the host's paced output is a station
+    /// of the medium when its gateway runs HG-RCP) -> gateway -> switches -> far gateway -> LAN -> host, over IP in Ethernet frames.
     pub(crate) fn intranet_connection(&mut self, c: &ConnectionSpec) {
-        use ccsim_model::port::{AnyHeldOrder, Paced};
-        use ccsim_model::tcp_host::{HostLink, ETHERNET_OVERHEAD_BYTES};
-        use ccsim_model::{PortSpec, VcKind, VcSpec};
+        use ccsim_model::tcp_host::HostLink;
+        use ccsim_model::{VcKind, VcSpec};
         let s = self.s;
         let tcp = c.tcp.over(&s.defaults.tcp);
         let (first, last) = (c.route[0].clone(), c.route.last().expect("validated").clone());
         let (hub_a, up_a, down_a) = self.lan(&first);
         let (hub_b, up_b, down_b) = self.lan(&last);
-        let control = self.gateway_spec(&first).control.clone();
         for (k, (name, dest)) in crate::build::group_names(&c.name, c.count, c.destination.as_deref()).into_iter().enumerate() {
             let host = self.b.add_node(name.clone(), ccsim_model::NodeKind::Host);
             let dhost = self.b.add_node(dest.clone(), ccsim_model::NodeKind::Host);
-            let out = self.b.add_port(PortSpec {
-                packets: true,
-                // Silent on the managed queue until the first rate notification [RECON].
-                held: control.as_ref().map(|ctl| AnyHeldOrder::Paced(Paced::new(ctl.preloaded_tables(), 0.0, ETHERNET_OVERHEAD_BYTES as u16))),
-                ..PortSpec::link(format!("{name}->{first}-lan"), format!("{name} NIC"), host, hub_a, HOST_RATE_BPS, Default::default(), s.defaults.host_buffer.0)
-            });
+            let out = self.host_port(format!("{name}->{first}-lan"), format!("{name} NIC"), host, hub_a, HOST_RATE_BPS, Default::default(), true);
             let back = self.host_port(format!("{first}-lan->{name}"), format!("{name} NIC"), hub_a, host, HOST_RATE_BPS, Default::default(), true);
             let to_dest = self.host_port(format!("{last}-lan->{dest}"), format!("{dest} NIC"), hub_b, dhost, HOST_RATE_BPS, Default::default(), true);
             let from_dest = self.host_port(format!("{dest}->{last}-lan"), format!("{dest} NIC"), dhost, hub_b, HOST_RATE_BPS, Default::default(), true);
@@ -268,10 +273,6 @@ impl crate::build::Builder<'_> {
                 gfr: None,
             });
             self.b.set_abr_cells(v);
-            if control.is_some() {
-                let g = self.gateways[&first];
-                self.b.gateway_mut(g).hosts.push((v, out));
-            }
         }
     }
 

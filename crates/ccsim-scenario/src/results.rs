@@ -22,11 +22,28 @@ pub struct SeriesColumns<'a> {
     pub series: &'a Series,
 }
 
+/// The names series keys index: VCs, ports, gateways.
+pub struct Names {
+    pub vcs: Vec<String>,
+    pub ports: Vec<String>,
+    pub gateways: Vec<String>,
+}
+
+impl Names {
+    pub fn of(world: &World) -> Names {
+        Names {
+            vcs: world.vcs.iter().map(|v| v.name.clone()).collect(),
+            ports: world.ports.iter().map(|p| p.name.clone()).collect(),
+            gateways: world.gateways.iter().map(|g| g.name.clone()).collect(),
+        }
+    }
+}
+
 /// Every recorded series, with the names its keys index.
-pub fn series_columns<'a>(world: &'a World, vc_names: &'a [String], port_names: &'a [String]) -> Vec<SeriesColumns<'a>> {
+pub fn series_columns<'a>(world: &'a World, names: &'a Names) -> Vec<SeriesColumns<'a>> {
     let r = &world.rec;
-    let by_vc = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: vc_names, series };
-    let by_port = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: port_names, series };
+    let by_vc = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: &names.vcs, series };
+    let by_port = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: &names.ports, series };
     vec![
         by_vc("acr", "source", "acr_mbps", &r.acr),
         by_port("queue", "port", "queue_cells", &r.queue),
@@ -37,19 +54,13 @@ pub fn series_columns<'a>(world: &'a World, vc_names: &'a [String], port_names: 
         by_vc("seq", "connection", "seq_bytes", &r.seq),
         by_vc("rtt", "connection", "rtt_s", &r.rtt),
         by_vc("srtt", "connection", "srtt_s", &r.srtt),
+        by_vc("goodput", "connection", "goodput_mbps", &r.goodput),
         by_vc("retransmits", "connection", "retransmits", &r.retransmits),
         by_vc("timeouts", "connection", "timeouts", &r.timeouts),
         by_port("mapr", "port", "mapr_mbps", &r.mapr),
         by_port("dpf", "port", "dpf", &r.dpf),
+        SeriesColumns { name: "gateway_queue", key_field: "gateway", value_field: "queue_cells", names: &names.gateways, series: &r.gateway_queue },
     ]
-}
-
-pub fn vc_names(world: &World) -> Vec<String> {
-    world.vcs.iter().map(|v| v.name.clone()).collect()
-}
-
-pub fn port_names(world: &World) -> Vec<String> {
-    world.ports.iter().map(|p| p.name.clone()).collect()
 }
 
 /// The whole result; its time series as JSON columns only `with_series` (the Python binding
@@ -197,8 +208,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             })
         })
         .collect();
-    let vc_names = vc_names(world);
-    let port_names = port_names(world);
+    let names = Names::of(world);
     let col = |f: &dyn Fn(&ccsim_model::world::VcReport) -> Value| -> Value {
         Value::Array(r.vcs.iter().map(f).collect())
     };
@@ -223,7 +233,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
     });
     let mut series_json = Map::new();
     if with_series {
-        for c in series_columns(world, &vc_names, &port_names) {
+        for c in series_columns(world, &names) {
             series_json.insert(c.name.into(), series(c.series, c.key_field, c.names, c.value_field));
         }
     }

@@ -2,7 +2,7 @@
 //! queue) carries TCP at exactly the explicit rate it is given, through the held-discipline
 //! machinery (wake-ups at the pacer's due times), and a rate change takes effect mid-run.
 
-use ccsim_model::port::{AnyDiscipline, AnyHeldOrder, Paced};
+use ccsim_model::port::{AnyDiscipline, AnyHeldOrder, LanMedium};
 use serde_json::json;
 
 /// One Jacobson '88 connection H -> R1 -> R2 -> D over 10 Mb/s links (1460-byte segments, a
@@ -20,7 +20,7 @@ fn paced_run(rate: f64, change: Option<(f64, f64)>) -> serde_json::Value {
     });
     let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
     let access = r.world().ports.iter().position(|p| p.name == "T->R1").expect("the host's port");
-    r.world_mut().ports[access].discipline = AnyDiscipline::held(AnyHeldOrder::Paced(Paced::new(true, rate, 0)));
+    r.world_mut().ports[access].discipline = AnyDiscipline::held(AnyHeldOrder::Lan(LanMedium::new(true, rate, 0)));
     if let Some((at, new_rate)) = change {
         r.run_until(ccsim_engine::SimTime::ZERO + ccsim_engine::SimDuration::from_secs_f64(at));
         r.world_mut().notify_rate(ccsim_model::PortId(access as u32), new_rate);

@@ -11,7 +11,10 @@ Syntax (``docs/sweeps.md``):
   ``links[L1 (SW1->SW2)].utilization``).
 - ``series.KIND[NAME]``: the time average of a recorded series after warm-up deletion (MSER-5),
   with a batch-means confidence interval of its own; KIND is ``acr`` (source), ``queue`` (port),
-  ``utilization`` (link), ``cwnd``, ``ssthresh``, ``rtt`` or ``srtt`` (TCP connection). Adds the columns ``<metric>:half_width`` and ``<metric>:warmup_s``.
+  ``utilization`` (link), ``cwnd``, ``ssthresh``, ``rtt``, ``srtt`` or ``goodput`` (TCP connection),
+  ``gateway_queue`` (HG-RCP gateway); NAME ``*`` sums every row at each sampling time
+  (``series.goodput[*]``: the aggregate goodput). Adds the columns ``<metric>:half_width`` and
+  ``<metric>:warmup_s``.
 
 Names are checked when the plan is read; a row name is checked against each run's result (and
 the error lists the names that exist).
@@ -43,7 +46,8 @@ FIELDS = {
 }
 AGGS = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max}
 # The series a metric may average (their columns as the result names them).
-SERIES = {k: SERIES_COLUMNS[k] for k in ("acr", "queue", "utilization", "cwnd", "ssthresh", "rtt", "srtt")}
+SERIES = {k: SERIES_COLUMNS[k] for k in ("acr", "queue", "utilization", "cwnd", "ssthresh", "rtt", "srtt", "goodput",
+                                         "gateway_queue")}
 
 _AGG_RE = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")
 _ROW_RE = re.compile(r"^(\w+)\[(.+)\]\.(\w+)$")
@@ -90,8 +94,14 @@ def _number(x: Any) -> float:
 def series_values(result: Any, m: Metric) -> tuple[np.ndarray, np.ndarray]:
     """(time_s, value) of the named series (raises naming the metric when the name is absent)."""
     key, col = SERIES[m.table]
-    ser = result.data["series"][m.table]
+    ser = result.data["series"].get(m.table, {})
     names = np.asarray(ser.get(key, []), dtype=str)
+    if m.row == "*":
+        if not len(names):
+            raise ValueError(f"metric {m.name!r}: the run recorded no {m.table} series")
+        # every row is sampled at the same times: sum the rows of each time
+        t, at = np.unique(np.asarray(ser["time_s"], dtype=float), return_inverse=True)
+        return t, np.bincount(at, weights=np.asarray(ser[col], dtype=float), minlength=len(t))
     sel = names == m.row
     if not sel.any():
         have = sorted(set(names))[:12]

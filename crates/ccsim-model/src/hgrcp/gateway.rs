@@ -44,8 +44,9 @@ pub struct Gateway {
     pub controller: Option<HgrcpController>,
     /// The LAN medium from this gateway to its hub: where rate and queue notifications go.
     pub lan_port: Option<PortId>,
-    /// The paced outputs of the hosts whose connections enter the ATM network here, by VC.
-    pub hosts: Vec<(VcId, PortId)>,
+    /// The LAN medium from the hub to this gateway: its stations are the paced outputs of the
+    /// hosts whose connections enter the ATM network here.
+    pub medium: Option<PortId>,
     /// Hosts already sent a queue notification.
     pub told: Vec<VcId>,
     /// Far side: per connection, the cells since its last end-of-frame (first frame, count).
@@ -69,7 +70,7 @@ impl Gateway {
             capacity,
             controller,
             lan_port: None,
-            hosts: Vec::new(),
+            medium: None,
             told: Vec::new(),
             reassembly: Vec::new(),
             stats: GatewayStats::default(),

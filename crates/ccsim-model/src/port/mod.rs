@@ -24,7 +24,7 @@ mod red;
 mod ring;
 
 pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
-pub use discipline::{AnyDiscipline, AnyHeldOrder, Held, HeldFifo, Next, Paced, Scfq, StrictPriority};
+pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, Credit, CreditParams, CreditStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority};
 pub use ring::Ring;
 pub use red::{Red, RedParams};
 pub use policy::AnyBufferPolicy;

@@ -303,6 +303,7 @@ impl WorldBuilder {
             rec: Recordings::default(),
             window: WindowSnapshot::default(),
             last_port_bits: Vec::new(),
+            last_goodput_bytes: Vec::new(),
             events: 0,
             cell_hops: 0,
             fingerprint: Fingerprint::default(),
@@ -313,6 +314,7 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
         };
         w.last_port_bits = vec![0; w.ports.len()];
+        w.last_goodput_bytes = vec![0; w.vcs.len()];
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
         w.fifo_where_one_vc();

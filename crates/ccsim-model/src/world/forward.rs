@@ -70,8 +70,8 @@ impl World {
     /// rate takes effect at once (the wake-up it had planned goes stale).
     pub fn notify_rate(&mut self, p: PortId, rate: f64) {
         let port = &mut self.ports[p.index()];
-        let Some(pacer) = port.pacer_mut() else { return };
-        pacer.set_rate(rate);
+        let Some(medium) = port.lan_medium_mut() else { return };
+        medium.set_rate(rate);
         if let Some(t) = port.kick(self.now) {
             self.schedule(t, Event::PortDeparture(p));
         }

@@ -81,6 +81,8 @@ pub struct World {
     pub rec: Recordings,
     window: WindowSnapshot,
     last_port_bits: Vec<u64>,
+    /// Each VC's goodput bytes at the previous sample (the goodput series' differences).
+    last_goodput_bytes: Vec<u64>,
     events: u64,
     cell_hops: u64,
     fingerprint: Fingerprint,

@@ -12,6 +12,7 @@ impl World {
         self.settle();
         let now = self.now;
         let m = &self.measure;
+        let dt = m.interval.as_secs_f64();
         if m.acr || m.received || m.tcp {
             for (i, vc) in self.vcs.iter().enumerate() {
                 if m.acr && vc.abr && vc.abr_source().is_some() {
@@ -34,10 +35,15 @@ impl World {
                     let st = t.sender.stats();
                     self.rec.retransmits.push(now, i, st.retransmissions as f64);
                     self.rec.timeouts.push(now, i, st.timeouts as f64);
+                    let bytes = vc.goodput_bytes();
+                    if now > SimTime::ZERO {
+                        let new = bytes - self.last_goodput_bytes[i];
+                        self.rec.goodput.push(now, i, new as f64 * 8.0 / dt / 1e6);
+                    }
+                    self.last_goodput_bytes[i] = bytes;
                 }
             }
         }
-        let dt = m.interval.as_secs_f64();
         for (i, port) in self.ports.iter().enumerate() {
             if !port.at_switch {
                 continue;
@@ -54,6 +60,13 @@ impl World {
                 self.rec.utilization.push(now, i, sent as f64 / (dt * port.rate_bps() as f64));
             }
             self.last_port_bits[i] = port.departed_bits;
+        }
+        if m.queue {
+            for (i, g) in self.gateways.iter().enumerate() {
+                if g.trunk.is_some() {
+                    self.rec.gateway_queue.push(now, i, g.queue() as f64);
+                }
+            }
         }
         let next = now + m.interval;
         if next <= m.end {

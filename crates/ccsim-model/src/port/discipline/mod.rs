@@ -32,14 +32,16 @@
 //! A new discipline: a file with its state and `impl HeldOrder`, a variant of `AnyHeldOrder`
 //! and its arms below (docs/extending.md).
 
+mod credit;
 mod fifo;
 mod held_fifo;
-mod paced;
+mod lan_medium;
 mod scfq;
 mod strict_priority;
 
+pub use credit::{Control, Credit, CreditParams, CreditStats};
 pub use held_fifo::HeldFifo;
-pub use paced::Paced;
+pub use lan_medium::LanMedium;
 pub use scfq::Scfq;
 pub use strict_priority::StrictPriority;
 
@@ -85,8 +87,10 @@ pub enum AnyHeldOrder {
     Scfq(Scfq),
     /// FIFO that holds its cells (a policy counts tagged cells per VC: WBA).
     Fifo(HeldFifo),
-    /// An HG-RCP host's IP output: a default queue and a rate-managed, paced one.
-    Paced(Paced),
+    /// Controlled Transfer: per-connection queues sent on credit from the next element (CT).
+    Credit(Credit),
+    /// An HG-RCP intranet's LAN medium: per host a default queue and a rate-managed, paced one.
+    Lan(LanMedium),
 }
 
 /// What a held discipline offers the free transmitter (module doc).
@@ -133,7 +137,8 @@ impl AnyHeldOrder {
             AnyHeldOrder::StrictPriority(d) => d.buffered(cell),
             AnyHeldOrder::Scfq(d) => d.buffered(cell),
             AnyHeldOrder::Fifo(d) => d.buffered(cell),
-            AnyHeldOrder::Paced(d) => d.buffered(cell),
+            AnyHeldOrder::Credit(d) => d.buffered(cell),
+            AnyHeldOrder::Lan(d) => d.buffered(cell),
         }
     }
     #[inline]
@@ -142,7 +147,8 @@ impl AnyHeldOrder {
             AnyHeldOrder::StrictPriority(d) => d.hold(cell),
             AnyHeldOrder::Scfq(d) => d.hold(cell),
             AnyHeldOrder::Fifo(d) => d.hold(cell),
-            AnyHeldOrder::Paced(d) => d.hold(cell),
+            AnyHeldOrder::Credit(d) => d.hold(cell),
+            AnyHeldOrder::Lan(d) => d.hold(cell),
         }
     }
     #[inline]
@@ -151,7 +157,8 @@ impl AnyHeldOrder {
             AnyHeldOrder::StrictPriority(d) => d.next(now),
             AnyHeldOrder::Scfq(d) => d.next(now),
             AnyHeldOrder::Fifo(d) => d.next(now),
-            AnyHeldOrder::Paced(d) => d.next(now),
+            AnyHeldOrder::Credit(d) => d.next(now),
+            AnyHeldOrder::Lan(d) => d.next(now),
         }
     }
 }
@@ -167,7 +174,8 @@ impl Held {
             AnyHeldOrder::StrictPriority(d) => Box::new(d.cells()),
             AnyHeldOrder::Scfq(d) => Box::new(d.cells()),
             AnyHeldOrder::Fifo(d) => Box::new(d.cells()),
-            AnyHeldOrder::Paced(d) => Box::new(d.cells()),
+            AnyHeldOrder::Credit(d) => Box::new(d.cells()),
+            AnyHeldOrder::Lan(d) => Box::new(d.cells()),
         };
         Box::new(self.in_service.iter().chain(held))
     }
@@ -188,11 +196,32 @@ impl Port {
         }
     }
 
-    /// The pacer of an HG-RCP host's port, if it has one.
-    pub fn pacer_mut(&mut self) -> Option<&mut Paced> {
+    /// The hosts' pacers of an HG-RCP LAN medium, if this port is one.
+    pub fn lan_medium_mut(&mut self) -> Option<&mut LanMedium> {
         match &mut self.discipline {
             AnyDiscipline::Held(h) => match &mut h.order {
-                AnyHeldOrder::Paced(p) => Some(p),
+                AnyHeldOrder::Lan(p) => Some(p),
+                _ => None,
+            },
+            AnyDiscipline::Fifo => None,
+        }
+    }
+
+    /// The credit control of a CT port, if it is one.
+    pub fn credit(&self) -> Option<&Credit> {
+        match &self.discipline {
+            AnyDiscipline::Held(h) => match &h.order {
+                AnyHeldOrder::Credit(c) => Some(c),
+                _ => None,
+            },
+            AnyDiscipline::Fifo => None,
+        }
+    }
+
+    pub fn credit_mut(&mut self) -> Option<&mut Credit> {
+        match &mut self.discipline {
+            AnyDiscipline::Held(h) => match &mut h.order {
+                AnyHeldOrder::Credit(c) => Some(c),
                 _ => None,
             },
             AnyDiscipline::Fifo => None,

@@ -6,7 +6,8 @@
 //! system and rebuilds each connection's packets for its LAN. ACKs pass through.
 //!
 //! May touch its own state (`World::gateways`), its trunk VC, the arriving cell's VC books, and
-//! the paced ports of the hosts on its LAN (rate and queue notifications reach them over the LAN).
+//! the LAN medium toward it, whose stations are its hosts' paced outputs (rate and queue
+//! notifications reach them over the LAN).
 
 use crate::cell::{Cell, CellKind, Flags};
 use crate::hgrcp::{ip_length, ICMP_IP_BYTES};
@@ -151,21 +152,21 @@ impl World {
     }
 
     /// An ICMP message of gateway `g` came through the LAN: a rate notification for every host,
-    /// or a queue notification for its VC's host.
+    /// or a queue notification for its VC's host (the hosts' outputs are the stations of the
+    /// medium toward the gateway).
     fn icmp_arrived(&mut self, g: usize, msg: Cell) {
         self.vcs[msg.vc.index()].books.bwd_delivered += 1;
         if msg.flags.get(Flags::CI) {
-            let Some(&(_, port)) = self.gateways[g].hosts.iter().find(|(v, _)| *v == msg.vc) else { return };
-            if let Some(pacer) = self.ports[port.index()].pacer_mut() {
-                pacer.learn();
+            let Some(port) = self.gateways[g].medium else { return };
+            if let Some(medium) = self.ports[port.index()].lan_medium_mut() {
+                medium.learn(msg.vc);
             }
             if let Some(t) = self.ports[port.index()].kick(self.now) {
                 self.schedule(t, Event::PortDeparture(port));
             }
             return;
         }
-        let hosts: Vec<PortId> = self.gateways[g].hosts.iter().map(|&(_, p)| p).collect();
-        for port in hosts {
+        if let Some(port) = self.gateways[g].medium {
             self.notify_rate(port, msg.er as f64);
         }
     }

@@ -1,0 +1,271 @@
+//! An HG-RCP intranet's shared LAN medium toward its gateway (seed 000; docs/models/hgrcp.md):
+//! one transmitter, and per host on it (per VC) that host's IP output: a default queue, whose
+//! packets may go at once, and a rate-managed queue for the destinations the Queue Mapping Table
+//! knows, paced at the explicit rate of the gateway's last rate notification (RN).
+//!
+//! The pacer decides when a packet may *start on the medium*: a host whose packet is due while
+//! another host transmits keeps it in its own queue, so a rate cut (ER = 0 at the worst) holds
+//! every packet not yet on the wire. Had the hosts released their packets into a shared FIFO
+//! instead, a burst of high rates would sit in that FIFO and reach the gateway whatever rate
+//! followed: the zero-loss bound (Eq. 14) assumes the gateway receives at most the LAN's rate.
+//! Among hosts with a packet ready the medium goes round robin (no collisions) [RECON].
+//!
+//! The pacer charges each packet the ATM cells it will take behind the gateway (its IP length
+//! plus LLC/SNAP and the AAL5 trailer, in 48-byte payloads) and lets the host's next one go
+//! `cells / ER` after its last release [RECON: the seed defers the pacer to another paper]. A
+//! rate change re-times the next release from the last one, so a higher rate takes effect at
+//! once; ER = 0 holds the managed queues until a positive RN. A held discipline: `next` says
+//! when the next packet is due (`Next::At`), or that the queues wait for an RN (`Next::Idle`).
+
+use super::{HeldOrder, Next};
+use crate::aal5;
+use crate::cell::{Cell, Flags};
+use crate::ids::VcId;
+use ccsim_engine::{SimDuration, SimTime};
+use std::collections::VecDeque;
+
+/// One host's IP output on the medium.
+#[derive(Clone, Debug, Default)]
+struct Station {
+    /// Packets for destinations the Queue Mapping Table does not know (not rate-managed).
+    default: VecDeque<Cell>,
+    /// The rate-managed queue (one Qid: a host of seed 000 talks through one gateway).
+    managed: VecDeque<Cell>,
+    /// The Queue Mapping Table knows the destination network (preloaded, or learned from a QN).
+    known: bool,
+    /// The last release from the managed queue and the cells it was charged.
+    last_release: Option<(SimTime, u32)>,
+}
+
+impl Station {
+    /// When the head packet may start at `rate` cells/s (`None`: nothing may, whatever the time).
+    fn ready(&self, rate: f64) -> Option<SimTime> {
+        if !self.default.is_empty() {
+            return Some(SimTime::ZERO);
+        }
+        if self.managed.is_empty() || rate <= 0.0 {
+            return None;
+        }
+        Some(match self.last_release {
+            None => SimTime::ZERO,
+            Some((t, cells)) => t + SimDuration::from_secs_f64(cells as f64 / rate),
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LanMedium {
+    stations: Vec<Station>,
+    /// Station of each VC (by VC index; `NONE`: none yet).
+    slot: Vec<u32>,
+    /// The station the round robin asks first.
+    turn: usize,
+    /// Whether a new station's Queue Mapping Table is preloaded with the destination.
+    preloaded: bool,
+    /// The explicit rate of the hosts' rate-managed queues, cells/s (0: held).
+    rate: f64,
+    /// Bytes of link framing in a packet's `size` above its IP length (Ethernet: 38).
+    framing_bytes: u16,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl LanMedium {
+    /// `preloaded`: the hosts' Queue Mapping Tables know the destination; `rate`: the initial
+    /// explicit rate (cells/s); `framing_bytes`: link framing counted in each packet's size.
+    pub fn new(preloaded: bool, rate: f64, framing_bytes: u16) -> Self {
+        LanMedium { stations: Vec::new(), slot: Vec::new(), turn: 0, preloaded, rate, framing_bytes }
+    }
+
+    fn station(&mut self, vc: VcId) -> &mut Station {
+        let i = vc.index();
+        if i >= self.slot.len() {
+            self.slot.resize(i + 1, NONE);
+        }
+        if self.slot[i] == NONE {
+            self.slot[i] = self.stations.len() as u32;
+            self.stations.push(Station { known: self.preloaded, ..Station::default() });
+        }
+        &mut self.stations[self.slot[i] as usize]
+    }
+
+    /// The cells a packet will take in the ABR connection: its IP length with LLC/SNAP in AAL5.
+    fn charge(&self, packet: &Cell) -> u32 {
+        aal5::cells((packet.size.saturating_sub(self.framing_bytes)) as u32, true)
+    }
+
+    /// A rate notification: the new explicit rate (cells/s) of every host's managed queue.
+    pub fn set_rate(&mut self, rate: f64) {
+        self.rate = rate.max(0.0);
+    }
+
+    /// A queue notification to the host of `vc`: its destination is rate-managed from now on,
+    /// and its packets waiting in the default queue move to the managed queue, in order.
+    pub fn learn(&mut self, vc: VcId) {
+        let s = self.station(vc);
+        s.known = true;
+        for mut p in s.default.drain(..) {
+            p.flags.set(Flags::QBIT, true);
+            s.managed.push_back(p);
+        }
+    }
+
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// Whether the host of `vc` rate-manages its destination.
+    pub fn is_managed(&self, vc: VcId) -> bool {
+        match self.slot.get(vc.index()) {
+            Some(&s) if s != NONE => self.stations[s as usize].known,
+            _ => self.preloaded,
+        }
+    }
+}
+
+impl HeldOrder for LanMedium {
+    fn buffered(&self, _cell: &Cell) -> bool {
+        true
+    }
+
+    fn hold(&mut self, mut cell: Cell) {
+        let s = self.station(cell.vc);
+        if s.known && cell.is_forward() {
+            cell.flags.set(Flags::QBIT, true);
+            s.managed.push_back(cell);
+        } else {
+            s.default.push_back(cell);
+        }
+    }
+
+    fn next(&mut self, now: SimTime) -> Next {
+        let n = self.stations.len();
+        let mut earliest: Option<SimTime> = None;
+        for k in 0..n {
+            let i = (self.turn + k) % n;
+            match self.stations[i].ready(self.rate) {
+                Some(t) if t <= now => {
+                    self.turn = (i + 1) % n;
+                    let s = &mut self.stations[i];
+                    if let Some(p) = s.default.pop_front() {
+                        return Next::Cell(p);
+                    }
+                    let p = s.managed.pop_front().expect("ready");
+                    let cells = self.charge(&p);
+                    self.stations[i].last_release = Some((now, cells));
+                    return Next::Cell(p);
+                }
+                Some(t) => earliest = Some(earliest.map_or(t, |e| e.min(t))),
+                None => {}
+            }
+        }
+        earliest.map_or(Next::Idle, Next::At)
+    }
+
+    fn cells(&self) -> impl Iterator<Item = &Cell> {
+        self.stations.iter().flat_map(|s| s.default.iter().chain(s.managed.iter()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellKind;
+
+    /// A 1500-byte IP packet of `vc` with Ethernet framing on the wire: 32 cells behind the gateway.
+    fn packet(vc: u32, n: u16) -> Cell {
+        Cell::packet(VcId(vc), CellKind::Data, n, 1500 + 38)
+    }
+
+    fn t(s: f64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn unmanaged_packets_leave_at_once_without_the_q_bit() {
+        let mut m = LanMedium::new(false, 0.0, 38);
+        m.hold(packet(0, 0));
+        m.hold(packet(0, 1));
+        for n in 0..2 {
+            let c = m.next(t(0.0)).cell().expect("unpaced");
+            assert_eq!(c.frame, n);
+            assert!(!c.flags.get(Flags::QBIT));
+        }
+        assert_eq!(m.next(t(0.0)), Next::Idle);
+    }
+
+    #[test]
+    fn managed_packets_are_spaced_by_their_cells_at_the_explicit_rate() {
+        let mut m = LanMedium::new(true, 3200.0, 38);
+        for n in 0..3 {
+            m.hold(packet(0, n));
+        }
+        let first = m.next(t(0.0)).cell().unwrap();
+        assert!(first.flags.get(Flags::QBIT), "sent from a rate-managed queue");
+        // 32 cells at 3200 cells/s: the next one 10 ms later.
+        assert_eq!(m.next(t(0.001)), Next::At(t(0.010)));
+        assert!(m.next(t(0.010)).cell().is_some());
+        assert_eq!(m.next(t(0.010)), Next::At(t(0.020)));
+    }
+
+    #[test]
+    fn a_zero_rate_holds_the_queue_and_a_higher_rate_takes_effect_at_once() {
+        let mut m = LanMedium::new(true, 0.0, 38);
+        m.hold(packet(0, 0));
+        m.hold(packet(0, 1));
+        assert_eq!(m.next(t(0.0)), Next::Idle);
+        m.set_rate(320.0);
+        assert!(m.next(t(0.005)).cell().is_some(), "released at once once the rate is positive");
+        assert_eq!(m.next(t(0.006)), Next::At(t(0.105)));
+        m.set_rate(3200.0);
+        assert_eq!(m.next(t(0.006)), Next::At(t(0.015)), "re-timed from the last release");
+    }
+
+    #[test]
+    fn a_queue_notification_moves_waiting_packets_to_the_managed_queue_in_order() {
+        let mut m = LanMedium::new(false, 3200.0, 38);
+        for n in 0..3 {
+            m.hold(packet(0, n));
+        }
+        assert!(!m.is_managed(VcId(0)));
+        m.learn(VcId(0));
+        assert!(m.is_managed(VcId(0)));
+        m.hold(packet(0, 3));
+        let mut got = vec![m.next(t(0.0)).cell().unwrap()];
+        for k in 1..4 {
+            got.push(m.next(t(0.010 * k as f64)).cell().unwrap());
+        }
+        assert_eq!(got.iter().map(|c| c.frame).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert!(got.iter().all(|c| c.flags.get(Flags::QBIT)));
+    }
+
+    /// Hosts with packets ready take turns; each host is paced on its own.
+    #[test]
+    fn ready_hosts_take_turns_and_each_is_paced_alone() {
+        let mut m = LanMedium::new(true, 3200.0, 38);
+        for n in 0..2 {
+            for vc in 0..3 {
+                m.hold(packet(vc, n));
+            }
+        }
+        let order: Vec<u32> = (0..3).map(|_| m.next(t(0.0)).cell().unwrap().vc.0).collect();
+        assert_eq!(order, [0, 1, 2]);
+        assert_eq!(m.next(t(0.001)), Next::At(t(0.010)), "every host waits for its own next release");
+        let order: Vec<u32> = (0..3).map(|_| m.next(t(0.010)).cell().unwrap().vc.0).collect();
+        assert_eq!(order, [0, 1, 2]);
+    }
+
+    /// A packet due while the medium was busy stays with its host: a rate cut to zero before the
+    /// medium frees holds it.
+    #[test]
+    fn a_rate_cut_holds_packets_not_yet_on_the_medium() {
+        let mut m = LanMedium::new(true, 32_000.0, 38);
+        for vc in 0..4 {
+            m.hold(packet(vc, 0));
+        }
+        assert!(m.next(t(0.0)).cell().is_some(), "one host starts");
+        m.set_rate(0.0);
+        assert_eq!(m.next(t(0.0013)), Next::Idle, "the other three are held");
+        assert_eq!(m.cells().count(), 3);
+    }
+}
