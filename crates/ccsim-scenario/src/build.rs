@@ -171,6 +171,18 @@ impl Builder<'_> {
         (fwd, rev)
     }
 
+    /// Credit control on every hop of a forward route (CT): a port gets the parameters of the
+    /// first connection that crosses it (with `sizing = "bdp"` they depend on the next link).
+    fn credit_hops(&mut self, fwd: &[PortId], spec: &crate::credit::CreditSpec) {
+        let access = self.b.port(fwd[0]).cell_rate();
+        for (k, &p) in fwd.iter().enumerate() {
+            let port = self.b.port(p);
+            let (delay, cell) = (port.delay, port.cell_time());
+            let next = fwd.get(k + 1).map_or(cell, |&q| self.b.port(q).cell_time());
+            self.b.set_credit(p, spec.params(delay, cell, next, access));
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn host_port(&mut self, name: String, link: String, from: NodeId, to: NodeId, rate: u64, delay: SimDuration, ip: bool) -> PortId {
         let buffer = self.s.defaults.host_buffer.0;
@@ -250,6 +262,9 @@ pub fn build(s: &Scenario) -> World {
         let tcp = c.tcp.over(&s.defaults.tcp);
         for (k, (name, dest)) in group_names(&c.name, c.count, c.destination.as_deref()).into_iter().enumerate() {
             let (fwd, rev) = w.route_ports(&name, &dest, &c.route, &c.access, &c.egress);
+            if let Some(cr) = &s.credit {
+                w.credit_hops(&fwd, cr);
+            }
             // One stream per VC: its start jitter, then its TCP clock phase (STYLE §12).
             let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
             let start = transport::member_start(c, k as u32, rng.uniform());

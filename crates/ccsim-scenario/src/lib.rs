@@ -17,6 +17,7 @@
 
 pub mod algorithms;
 mod build;
+pub mod credit;
 mod error;
 pub mod gfr;
 pub mod hgrcp;

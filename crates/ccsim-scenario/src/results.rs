@@ -1,7 +1,7 @@
 //! The result of a run as one JSON value: the summary contract for scripts plus columnar
 //! time series and per-VC totals that the Python layer turns into DataFrames.
 
-use ccsim_model::{cells_to_mbps, Series, World};
+use ccsim_model::{cells_to_mbps, NodeKind, Series, World};
 use serde_json::{json, Map, Value};
 
 fn series(s: &Series, key_name: &str, names: &[String], value_name: &str) -> Value {
@@ -127,6 +127,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "segments_sent": t.stats.segments_sent,
                 "retransmits": t.stats.retransmissions,
                 "fast_retransmits": t.stats.fast_retransmits,
+                // Every retransmission fast retransmit did not send: after a timeout (seed 004).
+                "timeout_retransmits": t.stats.retransmissions.saturating_sub(t.stats.fast_retransmits),
                 "timeouts": t.stats.timeouts,
                 "drops": v.books.fwd_dropped + v.books.bwd_dropped,
                 "frames_corrupted": t.host.frames_corrupted,
@@ -177,6 +179,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "mean_queue_cells": p.mean_queue,
                 "max_queue_cells": p.max_queue,
                 "max_queue_cells_run": p.max_queue_run,
+                // Cells stored at once (the buffer memory the port needed in the window).
+                "buffer_max_cells": p.max_queue,
                 "drops": p.drops,
                 "early_drops": p.early_drops,
             })
@@ -191,9 +195,26 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("forward_rds".into(), json!(c.forward_rds));
                 m.insert("backward_rds".into(), json!(c.backward_rds));
             }
+            // Controlled Transfer: this hop's credit counters (docs/models/credit.md).
+            if let Some(c) = port.credit() {
+                let m = v.as_object_mut().expect("an object");
+                m.insert("credit_overflows".into(), json!(c.stats.overflows));
+                m.insert("policy_limit_cells".into(), json!(c.params().policy_limit));
+                m.insert("bsu_sent".into(), json!(c.stats.bsu_sent));
+                m.insert("bsc_sent".into(), json!(c.stats.bsc_sent));
+            }
             v
         })
         .collect();
+    // Buffer memory (seed 004): what the switches held at most, and what CT allocates there.
+    let switch_ports = || world.ports.iter().zip(&r.ports).filter(|(p, _)| world.nodes[p.from.index()].kind == NodeKind::Switch);
+    let buffer_memory: u64 = switch_ports().map(|(_, rep)| rep.max_queue as u64).sum();
+    let allocated: u64 = world
+        .ports
+        .iter()
+        .filter(|p| world.nodes[p.to.index()].kind == NodeKind::Switch)
+        .filter_map(|p| p.credit().map(|c| c.allocated()))
+        .sum();
     let links: Vec<Value> = r
         .ports
         .iter()
@@ -258,6 +279,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "efficiency": if goodput_max > 0.0 { goodput_total / goodput_max } else { 0.0 },
         "gfr_guarantee_met": gfr_met,
         "conservation_ok": world.check_conservation().is_ok(),
+        "buffer_memory_cells": buffer_memory,
+        "buffer_allocated_cells": if world.ports.iter().any(|p| p.credit().is_some()) { json!(allocated) } else { Value::Null },
         "sources": sources,
         "connections": connections,
         "background": background,

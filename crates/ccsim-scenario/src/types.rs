@@ -51,6 +51,10 @@ pub struct Scenario {
     /// IP-over-ATM gateways between intranet LANs and ABR connections (HG-RCP, docs/models/hgrcp.md).
     #[serde(default)]
     pub gateway: Vec<crate::hgrcp::GatewaySpec>,
+    /// Hop-by-hop credit flow control (Controlled Transfer) on every TCP connection
+    /// (docs/models/credit.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit: Option<crate::credit::CreditSpec>,
     #[serde(default)]
     pub measure: MeasureSpec,
 }

@@ -233,6 +233,11 @@ impl Port {
         self.clock.bits_per_sec()
     }
 
+    /// The time one cell takes on the link (to the picosecond, rounded down).
+    pub fn cell_time(&self) -> SimDuration {
+        SimDuration::from_ps((CELL_BITS as u128 * ccsim_engine::PS_PER_SEC as u128 / self.rate_bps() as u128) as u64)
+    }
+
     /// Link capacity in cells per second.
     #[inline]
     pub fn cell_rate(&self) -> f64 {

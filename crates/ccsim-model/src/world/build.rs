@@ -191,6 +191,31 @@ impl WorldBuilder {
         PortId(self.ports.len() as u32 - 1)
     }
 
+    /// A VC's forward route is credit-controlled (CT) if every port of it is: each port after
+    /// the first is the receive buffer of the hop before it and checks that hop's Policy_Limit.
+    fn link_credit_hops(&mut self, route: &[PortId]) -> bool {
+        if !route.iter().all(|p| self.ports[p.index()].credit().is_some()) {
+            return false;
+        }
+        for pair in route.windows(2) {
+            let limit = self.ports[pair[0].index()].credit().expect("checked").params().policy_limit;
+            self.ports[pair[1].index()].credit_mut().expect("checked").set_limit_in(limit);
+        }
+        true
+    }
+
+    pub fn port(&self, p: PortId) -> &Port {
+        &self.ports[p.index()]
+    }
+
+    /// Puts port `p` under credit control (CT) with these parameters, unless it already is.
+    pub fn set_credit(&mut self, p: PortId, params: crate::port::CreditParams) {
+        let port = &mut self.ports[p.index()];
+        if port.credit().is_none() {
+            port.discipline = AnyDiscipline::held(AnyHeldOrder::Credit(crate::port::Credit::new(params)));
+        }
+    }
+
     pub fn add_vc(&mut self, s: VcSpec) -> VcId {
         let id = VcId(self.vcs.len() as u32);
         assert!(id.index() < self.n_vcs, "more VCs than announced to WorldBuilder::new");
@@ -251,6 +276,7 @@ impl WorldBuilder {
                 self.ports[p.index()].set_vc_weight(id, mcr);
             }
         }
+        let credit = self.link_credit_hops(&s.fwd_ports);
         self.vcs.push(Vc {
             name: s.name,
             dest_name: s.dest_name,
@@ -265,6 +291,7 @@ impl WorldBuilder {
             edge,
             mcr,
             policer,
+            credit,
         });
         id
     }

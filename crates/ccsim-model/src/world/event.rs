@@ -14,6 +14,8 @@ pub enum Event {
     PipeArrival(PortId),
     /// The cell in service at an event-scheduled port (a held discipline) finished transmission.
     PortDeparture(PortId),
+    /// A credit-controlled port's BSU or BSC cell takes effect, or its BSC round is due (CT).
+    Credit(PortId),
     /// A source connects.
     SourceStart(VcId),
     /// A source's pacing timer; the generation makes superseded wake-ups harmless.
@@ -35,7 +37,7 @@ pub enum Event {
 /// Simultaneous events run in an order that depends only on what they are and when, never on
 /// when they were scheduled, so that it survives any partition of the events into queues
 /// (`World`'s windowed mode). Every world, with TCP or without, uses this order. By kind
-/// first: arrivals, departures, timers, sources, TCP, and observers (the window, samples)
+/// first: arrivals, departures, credit updates, timers, sources, TCP, and observers (the window, samples)
 /// last, so that a sample sees everything that happened at its picosecond. Within a kind, in a
 /// pseudo-random order drawn afresh at every picosecond (a hash of the time and the
 /// component), then by component: ordering by component alone would let the lowest-numbered VC
@@ -48,14 +50,15 @@ impl IntrinsicOrder for Event {
         let (rank, comp, gen) = match *self {
             Event::PipeArrival(p) => (0u64, p.0, 0),
             Event::PortDeparture(p) => (1, p.0, 0),
-            Event::SchemeTimer(p) => (2, p.0, 0),
-            Event::SourceWake(v, g) => (3, v.0, g),
-            Event::SourceStart(v) => (4, v.0, 0),
-            Event::TcpTimer(v, g) => (5, v.0, g),
-            Event::TcpStart(v) => (6, v.0, 0),
-            Event::GatewayTimer(g) => (7, g, 0),
-            Event::WindowOpen => (8, 0, 0),
-            Event::Sample => (9, 0, 0),
+            Event::Credit(p) => (2, p.0, 0),
+            Event::SchemeTimer(p) => (3, p.0, 0),
+            Event::SourceWake(v, g) => (4, v.0, g),
+            Event::SourceStart(v) => (5, v.0, 0),
+            Event::TcpTimer(v, g) => (6, v.0, g),
+            Event::TcpStart(v) => (7, v.0, 0),
+            Event::GatewayTimer(g) => (8, g, 0),
+            Event::WindowOpen => (9, 0, 0),
+            Event::Sample => (10, 0, 0),
         };
         let comp = comp as u64 & 0xff_ffff;
         rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
@@ -85,6 +88,7 @@ impl Event {
             Event::TcpTimer(v, _) => (8, v.0),
             Event::PortDeparture(p) => (9, p.0),
             Event::GatewayTimer(g) => (10, g),
+            Event::Credit(p) => (11, p.0),
         }
     }
 
@@ -99,6 +103,7 @@ impl Event {
             Event::TcpTimer(v, _) => format!("TCP timer of {}", world.vcs[v.index()].name),
             Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
             Event::GatewayTimer(g) => format!("controller of gateway {}", world.gateways[g as usize].name),
+            Event::Credit(p) => format!("credit control at port {}", world.ports[p.index()].name),
             Event::Sample => "sampling".into(),
             Event::WindowOpen => "measurement window".into(),
         }

@@ -57,8 +57,15 @@ impl World {
     pub(in crate::world) fn on_port_departure(&mut self, p: PortId) {
         let now = self.now;
         let (departed, next) = self.ports[p.index()].depart(now);
-        if let Some((arrival, true)) = departed {
-            self.schedule(arrival, Event::PipeArrival(p));
+        if let Some((arrival, head)) = departed {
+            if head {
+                self.schedule(arrival, Event::PipeArrival(p));
+            }
+            let port = &self.ports[p.index()];
+            if port.credit().is_some() {
+                let cell = port.pipe.get(port.pipe.len() - 1).expect("just departed").cell;
+                self.credit_departed(p, cell);
+            }
         }
         if let Some(t) = next {
             self.schedule(t, Event::PortDeparture(p));

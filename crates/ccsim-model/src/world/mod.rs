@@ -25,6 +25,7 @@
 //! is one byte per port (`arrive_kind`).
 
 mod build;
+mod credit;
 mod emit;
 mod event;
 mod forward;

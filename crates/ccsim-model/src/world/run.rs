@@ -54,6 +54,7 @@ impl World {
             Event::Sample => self.on_sample(),
             Event::WindowOpen => self.open_window(),
             Event::GatewayTimer(g) => self.on_gateway_timer(g),
+            Event::Credit(p) => self.on_credit(p),
         }
     }
 
@@ -67,7 +68,7 @@ impl World {
             // Taken in order by `run_node`'s tournament: no event.
             Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_TOURNAMENT => return,
             Event::PipeArrival(p) => self.arrive_lp[p.index()],
-            Event::PortDeparture(p) | Event::SchemeTimer(p) => self.port_lp[p.index()],
+            Event::PortDeparture(p) | Event::SchemeTimer(p) | Event::Credit(p) => self.port_lp[p.index()],
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
                 self.vc_lp[v.index()]
             }

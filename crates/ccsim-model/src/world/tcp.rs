@@ -38,6 +38,9 @@ impl World {
                 }
             }
         }
+        if forward && self.vcs[v.index()].credit {
+            return self.adapter_emit(v, cells);
+        }
         for c in cells.drain(..) {
             if forward {
                 self.send_forward(v, c);
@@ -45,6 +48,33 @@ impl World {
                 self.send_backward(v, c);
             }
         }
+    }
+
+    /// A credit-controlled connection's source adapter (CT, seed 004): a frame whose cells do not
+    /// all fit in the adapter's buffer is dropped whole (TCP recovers) [RECON].
+    fn adapter_emit(&mut self, v: VcId, cells: &mut Vec<Cell>) {
+        let port = self.vcs[v.index()].fwd_ports[0];
+        let mut rest = &cells[..];
+        while let Some(first) = rest.first() {
+            let n = rest.iter().position(|c| c.frame != first.frame).unwrap_or(rest.len());
+            let (frame, tail) = rest.split_at(n);
+            rest = tail;
+            let buffer = &self.ports[port.index()].buffer;
+            if buffer.capacity() - buffer.len() < n as u32 {
+                let books = &mut self.vcs[v.index()].books;
+                for c in frame {
+                    books.fwd_sent += 1;
+                    books.data_sent += 1;
+                    books.count_drop(c);
+                    self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
+                }
+                continue;
+            }
+            for &c in frame {
+                self.send_forward(v, c);
+            }
+        }
+        cells.clear();
     }
 
     /// Keeps exactly one live timer event per TCP connection.

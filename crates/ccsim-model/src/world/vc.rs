@@ -72,6 +72,8 @@ pub struct Vc {
     pub mcr: f64,
     /// The VC's policer at its ingress switch (GFR's F-GCRA), if that switch polices.
     pub policer: Option<Box<AnyPolicer>>,
+    /// Its forward hops are credit-controlled (CT): every port of its forward route is one.
+    pub credit: bool,
 }
 
 impl Vc {

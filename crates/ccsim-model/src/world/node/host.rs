@@ -23,6 +23,12 @@ impl World {
     #[inline]
     fn at_destination(&mut self, cell: Cell) {
         let vc = &mut self.vcs[cell.vc.index()];
+        if vc.credit {
+            // The destination's adapter is the last hop's receiver: it forwards every cell at once.
+            let last = *vc.fwd_ports.last().expect("a route");
+            self.credit_forwarded(last, cell.vc);
+        }
+        let vc = &mut self.vcs[cell.vc.index()];
         vc.books.fwd_delivered += 1;
         if cell.kind == CellKind::Data {
             vc.books.data_delivered += 1;

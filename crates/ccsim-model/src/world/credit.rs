@@ -1,0 +1,99 @@
+//! Controlled Transfer in the world (seed 004; docs/models/credit.md): what crosses between the
+//! two ends of a credit-controlled hop. The hop's state lives at its transmitting port
+//! (`port::Credit`); the receiving end reaches it here: a cell of a credit-controlled VC that
+//! leaves the next port (or reaches the destination) counts as forwarded for the hop before, and
+//! every N2 of them a BSU goes back; BSU and BSC cells take effect one cell time plus the link's
+//! delay after they leave (`Event::Credit`), and every T_BSC each port sends its BSCs.
+//!
+//! Touches the credit state of the two ports of a hop at once: credit-controlled worlds run from
+//! one queue (`World::can_run_in_windows` refuses them).
+
+use super::{Event, World};
+use crate::cell::Cell;
+use crate::ids::{PortId, VcId};
+use crate::port::Control;
+
+impl World {
+    /// A cell left credit-controlled port `p` (its transmission ended): one cell fewer in the
+    /// receive buffer of the hop before, and, for a forward cell past its first hop, forwarded
+    /// for that hop.
+    pub(in crate::world) fn credit_departed(&mut self, p: PortId, cell: Cell) {
+        if !cell.is_forward() {
+            return;
+        }
+        self.ports[p.index()].credit_mut().expect("a credit port").departed(cell.vc);
+        if cell.hop > 0 {
+            let up = self.vcs[cell.vc.index()].fwd_ports[cell.hop as usize - 1];
+            self.credit_forwarded(up, cell.vc);
+        }
+    }
+
+    /// The receiver of the hop out of port `p` forwarded a cell of `vc` (to the next port, or to
+    /// the destination's adapter): its BSU goes back when N2 are counted.
+    pub(in crate::world) fn credit_forwarded(&mut self, p: PortId, vc: VcId) {
+        if let Some(bsu) = self.ports[p.index()].credit_mut().expect("a credit port").forwarded(vc) {
+            self.credit_send(p, bsu);
+        }
+    }
+
+    /// A BSU or BSC of the hop out of port `p` leaves now; it takes effect one cell time and the
+    /// link's propagation delay later [RECON].
+    fn credit_send(&mut self, p: PortId, msg: Control) {
+        let port = &mut self.ports[p.index()];
+        let at = self.now + port.delay + port.cell_time();
+        port.credit_mut().expect("a credit port").send(at, msg);
+        self.credit_rearm(p);
+    }
+
+    /// Keeps exactly one pending `Credit` event per port, at its credit state's next due time.
+    fn credit_rearm(&mut self, p: PortId) {
+        let credit = self.ports[p.index()].credit_mut().expect("a credit port");
+        let due = credit.next_due();
+        if due != credit.event_at {
+            credit.event_at = due;
+            if let Some(t) = due {
+                self.schedule(t, Event::Credit(p));
+            }
+        }
+    }
+
+    /// Port `p`'s credit event: the BSU and BSC cells due now take effect, and the BSC round if it
+    /// is due. A BSU may give an idle transmitter a credit; a BSC makes the receiver count the
+    /// cells sent before it that never arrived and answer with a BSU.
+    pub(in crate::world) fn on_credit(&mut self, p: PortId) {
+        let now = self.now;
+        let credit = self.ports[p.index()].credit_mut().expect("a credit port");
+        if credit.event_at != Some(now) {
+            return;
+        }
+        credit.event_at = None;
+        while let Some(msg) = self.ports[p.index()].credit_mut().expect("checked").due(now) {
+            match msg {
+                Control::Bsu { conn, fwd } => {
+                    self.ports[p.index()].credit_mut().expect("checked").on_bsu(conn, fwd);
+                    if let Some(t) = self.ports[p.index()].kick(now) {
+                        self.schedule(t, Event::PortDeparture(p));
+                    }
+                }
+                Control::Bsc { conn, tx } => {
+                    let occupancy = self.credit_occupancy(p, conn);
+                    let bsu = self.ports[p.index()].credit_mut().expect("checked").on_bsc(conn, tx, occupancy);
+                    self.credit_send(p, bsu);
+                }
+            }
+        }
+        for bsc in self.ports[p.index()].credit_mut().expect("checked").bsc_round(now) {
+            self.credit_send(p, bsc);
+        }
+        self.credit_rearm(p);
+    }
+
+    /// The cells of connection `conn` of the hop out of port `p` its receiver holds: those in the
+    /// VC's next port (none at the destination, whose adapter takes every cell at once).
+    fn credit_occupancy(&self, p: PortId, conn: u32) -> u32 {
+        let vc = self.ports[p.index()].credit().expect("a credit port").vc_of(conn);
+        let route = &self.vcs[vc.index()].fwd_ports;
+        let k = route.iter().position(|&q| q == p).expect("the port is on the VC's route");
+        route.get(k + 1).and_then(|q| self.ports[q.index()].credit()).map_or(0, |c| c.held_of(vc))
+    }
+}

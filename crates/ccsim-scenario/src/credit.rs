@@ -1,0 +1,103 @@
+//! Scenario types for Controlled Transfer (seed 004's CT; docs/models/credit.md): a `[credit]`
+//! table that puts every forward hop of every TCP connection under credit control, from the
+//! source's adapter to the destination's, with its checks and the per-hop Policy_Limit (a number
+//! of cells, or the seed's bandwidth-delay sizing).
+
+use crate::units::{Cells, Duration};
+use ccsim_model::port::CreditParams;
+use ccsim_engine::SimDuration;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Hop-by-hop credit flow control on every connection (CT).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreditSpec {
+    /// Cells a receiver forwards between two buffer state updates (N2; seed 004: 32).
+    #[serde(default = "CreditSpec::n2")]
+    pub n2: u32,
+    /// Interval between a connection's buffer state checks on each hop (T_BSC; seed 004: 1 s).
+    #[serde(default = "CreditSpec::t_bsc")]
+    pub t_bsc: Duration,
+    /// How each receiver's per-connection allocation (Policy_Limit) is chosen: `fixed` (the
+    /// `policy_limit` given) or `bdp` (seed 004's bandwidth-delay rule, per hop).
+    #[serde(default)]
+    pub sizing: Sizing,
+    /// Policy_Limit in cells, at least N2 (required with `sizing = "fixed"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_limit: Option<Cells>,
+    /// Send while `Tx − BSU_Fwd ≤ Policy_Limit` before sending (the seed's wording, one cell beyond
+    /// the allocation) instead of `<` (loss-free).
+    #[serde(default)]
+    pub allow_equal: bool,
+}
+
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Sizing {
+    /// The `policy_limit` given, on every hop.
+    #[default]
+    Fixed,
+    /// Seed 004's rule: the access link's cell rate times the time from sending a cell to
+    /// receiving the first BSU, per hop: 2 × the hop's delay + N2 cell times of the next link + one
+    /// cell time each way on this one [RECON: the seed gives the words only].
+    Bdp,
+}
+
+impl CreditSpec {
+    fn n2() -> u32 {
+        32
+    }
+    fn t_bsc() -> Duration {
+        Duration(SimDuration::from_secs(1))
+    }
+
+    /// The parameters of one hop: `hop_delay` its propagation delay, `hop_cell`/`next_cell` the
+    /// cell times of its link and of the next one (the destination's adapter forwards at the
+    /// hop's own rate), `access_cells_per_s` the connection's access link.
+    pub fn params(&self, hop_delay: SimDuration, hop_cell: SimDuration, next_cell: SimDuration, access_cells_per_s: f64) -> CreditParams {
+        let policy_limit = match self.sizing {
+            Sizing::Fixed => self.policy_limit.map_or(self.n2, |c| c.0),
+            Sizing::Bdp => {
+                let first_bsu = 2.0 * hop_delay.as_secs_f64() + self.n2 as f64 * next_cell.as_secs_f64() + 2.0 * hop_cell.as_secs_f64();
+                ((access_cells_per_s * first_bsu).ceil() as u32).max(self.n2)
+            }
+        };
+        CreditParams { n2: self.n2, policy_limit, allow_equal: self.allow_equal, t_bsc: self.t_bsc.0 }
+    }
+}
+
+/// `[credit]` needs TCP connections over ATM (UBR) alone: no ABR sources, background traffic,
+/// IP routers or gateways share its ports (their cells would wait for credits nobody returns).
+pub(crate) fn validate(s: &crate::types::Scenario) -> Result<(), crate::ScenarioError> {
+    use crate::transport::Transport;
+    let e = |path: &str, msg: String| Err(crate::ScenarioError::new(path, msg));
+    let Some(c) = &s.credit else { return Ok(()) };
+    match (c.sizing, c.policy_limit) {
+        (Sizing::Fixed, None) => return e("credit.policy_limit", "required with sizing = \"fixed\" (cells, at least N2)".into()),
+        (Sizing::Bdp, Some(_)) => return e("credit.policy_limit", "comes from the sizing rule with sizing = \"bdp\"; remove it".into()),
+        _ => {}
+    }
+    let probe = c.params(SimDuration::ZERO, SimDuration::ZERO, SimDuration::ZERO, 0.0);
+    if let Err((field, msg)) = probe.check() {
+        return e(&format!("credit.{field}"), msg);
+    }
+    if !s.source.is_empty() {
+        return e("source", "ABR sources cannot share credit-controlled ports ([credit] controls TCP connections only)".into());
+    }
+    if !s.background.is_empty() {
+        return e("background", "background traffic has no place in a credit-controlled port's round robin".into());
+    }
+    if !s.gateway.is_empty() {
+        return e("gateway", "gateways and [credit] do not combine".into());
+    }
+    for (i, conn) in s.connection.iter().enumerate() {
+        if let Some(k) = conn.route.iter().position(|n| s.router.iter().any(|r| &r.name == n)) {
+            return e(&format!("connection[{i}].route[{k}]"), format!("'{}' is an IP router: a credit-controlled hop must end at an ATM switch", conn.route[k]));
+        }
+        if conn.effective_transport(false) != Transport::Ubr {
+            return e(&format!("connection[{i}].transport"), "credit control carries TCP over ATM (UBR), not over ABR".into());
+        }
+    }
+    Ok(())
+}

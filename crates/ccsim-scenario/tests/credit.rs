@@ -1,0 +1,113 @@
+//! Controlled Transfer (seed 004's CT, docs/models/credit.md) end to end: one TCP connection
+//! host -> SW1 -> destination whose hops are credit-controlled, against what the credit loop
+//! guarantees. The access hop has a 1 ms delay; the egress hop 1 µs, so that only the access
+//! hop's Policy_Limit can limit the connection.
+
+use serde_json::{json, Value};
+
+const CELL_S: f64 = 424.0 / 10e6;
+const LINK_CELLS_PER_S: f64 = 10e6 / 424.0;
+
+fn scenario(credit: Value) -> Value {
+    json!({
+        "name": "test/ct",
+        "run": {"duration": "3s", "measure_from": "1s"},
+        "measure": {"interval": "0s"},
+        "defaults": {"link_rate": "10Mbps", "link_delay": "1ms", "buffer": "100000cells", "host_buffer": "100000cells",
+                     "tcp": {"variant": "reno", "mss": "1460B", "window": "2000000B"}},
+        "switch": [{"name": "SW1"}],
+        "connection": [{"name": "T", "route": ["SW1"], "egress": {"delay": "1us"}}],
+        "credit": credit,
+    })
+}
+
+fn run(s: &Value) -> Value {
+    let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    assert_eq!(v["conservation_ok"], true);
+    for p in v["ports"].as_array().unwrap() {
+        if let Some(o) = p.get("credit_overflows") {
+            assert_eq!(o, 0, "{}: a receiver held more than Policy_Limit cells", p["name"]);
+        }
+    }
+    v
+}
+
+/// The access link's utilisation.
+fn access_utilization(v: &Value) -> f64 {
+    v["links"].as_array().unwrap().iter().find(|l| l["name"] == "T-SW1 (T->SW1)").unwrap()["utilization"].as_f64().unwrap()
+}
+
+/// The time from sending a hop's first cell to receiving its first BSU (the receiver forwards N2
+/// cells at line rate): 2 × 1 ms + (N2 + 2) cell times.
+fn first_bsu_s(n2: u32) -> f64 {
+    2e-3 + (n2 as f64 + 2.0) * CELL_S
+}
+
+/// Check 1: Policy_Limit at least the hop's bandwidth-delay product plus N2: the link is full,
+/// nothing is lost, no receiver overflows.
+#[test]
+fn a_policy_limit_above_the_bdp_fills_the_link_without_loss() {
+    let bdp = (LINK_CELLS_PER_S * first_bsu_s(32)).ceil() as u32;
+    let v = run(&scenario(json!({"n2": 32, "policy_limit": bdp + 32})));
+    assert!(access_utilization(&v) > 0.999, "{}", access_utilization(&v));
+    assert_eq!(v["connections"][0]["drops"], 0);
+    assert_eq!(v["connections"][0]["retransmits"], 0);
+    // The seed's BDP rule gives the same allocation on the access hop.
+    let bdp_rule = run(&scenario(json!({"n2": 32, "sizing": "bdp"})));
+    let limit = bdp_rule["ports"].as_array().unwrap().iter().find_map(|p| p["policy_limit_cells"].as_u64().filter(|_| p["name"] == "SW1->DT"));
+    assert!(limit.is_some());
+    assert!(access_utilization(&bdp_rule) > 0.99);
+}
+
+/// Check 2: below the bandwidth-delay product the hop is window-limited. Credits come back N2
+/// at a time, one BSU per N2 cells forwarded: a Policy_Limit of k·N2 cells sends k·N2 cells per
+/// first-BSU time exactly; between multiples, the throughput lies between the two.
+#[test]
+fn below_the_bdp_the_hop_sends_policy_limit_cells_per_credit_round_trip() {
+    for limit in [32u32, 64] {
+        let want = limit as f64 / first_bsu_s(32) / LINK_CELLS_PER_S;
+        let got = access_utilization(&run(&scenario(json!({"n2": 32, "policy_limit": limit}))));
+        assert!((got - want).abs() / want < 0.02, "{limit}: {got:.4} vs {want:.4}");
+    }
+    let got = access_utilization(&run(&scenario(json!({"n2": 32, "policy_limit": 48}))));
+    let (lo, hi) = (32.0 / first_bsu_s(32) / LINK_CELLS_PER_S, 48.0 / first_bsu_s(32) / LINK_CELLS_PER_S);
+    assert!(lo * 0.98 < got && got < hi, "48: {got:.4} not in [{lo:.4}, {hi:.4}]");
+}
+
+/// Check 3 and the other refusals: each names its field.
+#[test]
+fn bad_credit_settings_are_refused_by_field() {
+    let cases = [
+        (json!({"n2": 32, "policy_limit": 31}), "credit.policy_limit"),
+        (json!({"n2": 0, "policy_limit": 31}), "credit.n2"),
+        (json!({"n2": 32}), "credit.policy_limit"),
+        (json!({"n2": 32, "sizing": "bdp", "policy_limit": 100}), "credit.policy_limit"),
+        (json!({"n2": 32, "policy_limit": 100, "t_bsc": "0s"}), "credit.t_bsc"),
+    ];
+    for (credit, field) in cases {
+        let e = ccsim_scenario::Run::from_text(&scenario(credit.clone()).to_string(), ccsim_scenario::Format::Json, &Default::default())
+            .err()
+            .unwrap_or_else(|| panic!("{credit} accepted"));
+        assert!(e.to_string().starts_with(field), "{credit}: {e}");
+    }
+    let mut s = scenario(json!({"n2": 32, "policy_limit": 100}));
+    s["connection"][0]["transport"] = json!("abr");
+    let e = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).err().unwrap();
+    assert!(e.to_string().starts_with("connection[0].transport"), "{e}");
+}
+
+/// Runs are deterministic, and a small adapter buffer drops whole frames (never part of one).
+#[test]
+fn deterministic_and_the_adapter_drops_whole_frames() {
+    let s = scenario(json!({"n2": 32, "policy_limit": 64}));
+    assert_eq!(run(&s)["fingerprint"], run(&s)["fingerprint"]);
+    let mut small = s.clone();
+    small["defaults"]["host_buffer"] = json!("100cells");
+    let v = run(&small);
+    let c = &v["connections"][0];
+    assert!(c["drops"].as_u64().unwrap() > 0, "a 100-cell adapter overflows with a 2 MB window");
+    assert_eq!(c["drops"].as_u64().unwrap() % 32, 0, "whole 32-cell frames");
+    assert_eq!(c["frames_corrupted"], 0, "no partial frame reaches the destination");
+}
