@@ -4,6 +4,7 @@
 //! by itself. RM-cell rate fields are `f32` cells/s: the wire format is a 16-bit float, so
 //! `f32` is already far finer than any real switch could see, and it keeps a cell at 24 bytes.
 
+use ccsim_engine::SimTime;
 use crate::ids::VcId;
 
 /// Bits in one cell (5-byte header + 48-byte payload).
@@ -125,6 +126,19 @@ impl Cell {
         c.size = bytes;
         c.flags.set(Flags::EOM, true);
         c
+    }
+
+    /// A forward data cell's RM fields carry nothing: they carry the time the cell reached the
+    /// head of its source adapter's queue (`crate::ctd`), bit for bit.
+    pub fn stamp(&mut self, t: SimTime) {
+        let ps = t.as_ps();
+        self.er = f32::from_bits(ps as u32);
+        self.ccr = f32::from_bits((ps >> 32) as u32);
+    }
+
+    /// The time `stamp` recorded.
+    pub fn stamped_at(&self) -> SimTime {
+        SimTime::from_ps(self.er.to_bits() as u64 | (self.ccr.to_bits() as u64) << 32)
     }
 
     /// Bits this item takes on the wire.

@@ -98,6 +98,8 @@ pub struct AbrAdapter {
     pub dest: AbrDestination,
     /// Data cells waiting for the source's next in-rate opportunity.
     pub backlog: VecDeque<Cell>,
+    /// When the last cell left the backlog (the head-of-queue stamps, `crate::ctd`).
+    pub last_pop: SimTime,
 }
 
 /// What the hosts are attached to.

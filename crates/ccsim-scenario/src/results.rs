@@ -151,6 +151,14 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("window_cap_bytes".into(), json!(f.window_cap()));
                 m.insert("acks_capped".into(), json!(f.acks_capped));
             }
+            // Cell transfer delay, where the adapters stamp their cells (CT, TCP over ABR).
+            if let Some(ctd) = vc.ctd.as_ref() {
+                let m = c.as_object_mut().expect("an object");
+                let ms = |d: Option<ccsim_engine::SimDuration>| d.map(|d| d.as_secs_f64() * 1e3);
+                m.insert("ctd_mean_ms".into(), json!(ms(ctd.mean())));
+                m.insert("ctd_p99_ms".into(), json!(ms(ctd.quantile(0.99))));
+                m.insert("ctd_cells".into(), json!(ctd.count()));
+            }
             c
         })
         .collect();

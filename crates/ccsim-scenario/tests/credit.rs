@@ -111,3 +111,17 @@ fn deterministic_and_the_adapter_drops_whole_frames() {
     assert_eq!(c["drops"].as_u64().unwrap() % 32, 0, "whole 32-cell frames");
     assert_eq!(c["frames_corrupted"], 0, "no partial frame reaches the destination");
 }
+
+/// Cell transfer delay, from the head of the adapter's queue to the destination: with credit to
+/// spare a head cell waits at most the cell in transmission before it, then crosses two links
+/// (two cell times, 1 ms + 1 µs of propagation).
+#[test]
+fn the_cell_transfer_delay_of_an_unthrottled_connection_is_the_path_delay() {
+    let v = run(&scenario(json!({"n2": 32, "policy_limit": 200})));
+    let c = &v["connections"][0];
+    let path_ms = (1e-3 + 1e-6 + 2.0 * CELL_S) * 1e3;
+    let mean = c["ctd_mean_ms"].as_f64().unwrap();
+    assert!(mean >= path_ms && mean <= path_ms + CELL_S * 1e3 * 1.001, "{mean} ms vs {path_ms} ms");
+    assert!(c["ctd_p99_ms"].as_f64().unwrap() <= (path_ms + CELL_S * 1e3) * 1.01);
+    assert!(c["ctd_cells"].as_u64().unwrap() > 40_000, "two seconds of a 10 Mb/s link");
+}

@@ -235,6 +235,7 @@ impl WorldBuilder {
                     dest: AbrDestination::new(params.bidding),
                     source: AbrSource::new(id, params, s.start, s.stop).with_backlog(),
                     backlog: VecDeque::new(),
+                    last_pop: SimTime::ZERO,
                 });
                 (Ends::Tcp(Box::new(ends)), over_abr)
             }
@@ -277,6 +278,10 @@ impl WorldBuilder {
             }
         }
         let credit = self.link_credit_hops(&s.fwd_ports);
+        if credit {
+            self.ports[s.fwd_ports[0].index()].credit_mut().expect("checked").stamp_heads = true;
+        }
+        let ctd = (credit || matches!(&ends, Ends::Tcp(t) if t.abr.is_some())).then(Box::default);
         self.vcs.push(Vc {
             name: s.name,
             dest_name: s.dest_name,
@@ -292,6 +297,7 @@ impl WorldBuilder {
             mcr,
             policer,
             credit,
+            ctd,
         });
         id
     }

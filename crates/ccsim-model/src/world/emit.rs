@@ -96,9 +96,14 @@ impl World {
             Ends::Tcp(t) => {
                 let Some(a) = t.abr.as_mut() else { return };
                 let (cell, next) = a.source.on_wake(self.now);
-                // A data opportunity carries the adapter's next cell (its frame and EOM mark).
+                // A data opportunity carries the adapter's next cell (its frame and EOM mark),
+                // stamped with when it became the head of the queue.
                 let cell = match cell {
-                    Some(c) if c.kind == CellKind::Data => a.backlog.pop_front(),
+                    Some(c) if c.kind == CellKind::Data => a.backlog.pop_front().map(|mut d| {
+                        d.stamp(d.stamped_at().max(a.last_pop));
+                        a.last_pop = self.now;
+                        d
+                    }),
                     other => other,
                 };
                 (cell, next)

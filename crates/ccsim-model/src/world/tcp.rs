@@ -29,7 +29,12 @@ impl World {
             if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
                 if let Some(a) = t.abr.as_mut() {
                     let n = cells.len() as u64;
-                    a.backlog.extend(cells.drain(..));
+                    let now = self.now;
+                    // Stamped with the time they were queued (the cell transfer delay's start).
+                    a.backlog.extend(cells.drain(..).map(|mut c| {
+                        c.stamp(now);
+                        c
+                    }));
                     let next = a.source.data_arrived(self.now, n);
                     if next.is_some() {
                         self.schedule_source(v, next);
@@ -71,6 +76,9 @@ impl World {
                 continue;
             }
             for &c in frame {
+                // Stamped with the time it was queued (the cell transfer delay's start).
+                let mut c = c;
+                c.stamp(self.now);
                 self.send_forward(v, c);
             }
         }

@@ -74,6 +74,9 @@ pub struct Vc {
     pub policer: Option<Box<AnyPolicer>>,
     /// Its forward hops are credit-controlled (CT): every port of its forward route is one.
     pub credit: bool,
+    /// Cell transfer delays of its data cells in the window (credit-controlled and TCP-over-ABR
+    /// connections, whose adapters stamp their cells).
+    pub ctd: Option<Box<crate::ctd::Ctd>>,
 }
 
 impl Vc {

@@ -81,6 +81,8 @@ struct Conn {
     n2: u32,
     /// Backlogged with a credit: on the round-robin ring.
     ringed: bool,
+    /// When its last cell left the queue (a source adapter's head-of-queue stamps).
+    last_pop: SimTime,
 }
 
 /// Counters of a credit-controlled port.
@@ -112,6 +114,9 @@ pub struct Credit {
     next_bsc: SimTime,
     /// The time of the pending `Credit` event (a later one supersedes it).
     pub event_at: Option<SimTime>,
+    /// A source adapter: each data cell arrives stamped with the time it was queued and leaves
+    /// stamped with the time it reached the head of its queue (`crate::ctd`).
+    pub stamp_heads: bool,
     pub stats: CreditStats,
 }
 
@@ -129,6 +134,7 @@ impl Credit {
             control: VecDeque::new(),
             next_bsc: SimTime::ZERO + p.t_bsc,
             event_at: None,
+            stamp_heads: false,
             stats: CreditStats::default(),
         }
     }
@@ -150,7 +156,7 @@ impl Credit {
         }
         if self.slot[i] == NONE {
             self.slot[i] = self.conns.len() as u32;
-            self.conns.push(Conn { vc, queue: VecDeque::new(), held: 0, tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, ringed: false });
+            self.conns.push(Conn { vc, queue: VecDeque::new(), held: 0, tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, ringed: false, last_pop: SimTime::ZERO });
         }
         self.slot[i]
     }
@@ -304,13 +310,18 @@ impl HeldOrder for Credit {
         self.ring_if_ready(k);
     }
 
-    fn next(&mut self, _now: SimTime) -> Next {
+    fn next(&mut self, now: SimTime) -> Next {
         if let Some(c) = self.free.pop_front() {
             return Next::Cell(c);
         }
         let Some(k) = self.ring.pop_front() else { return Next::Idle };
         let c = &mut self.conns[k as usize];
-        let cell = c.queue.pop_front().expect("a ringed connection is backlogged");
+        let mut cell = c.queue.pop_front().expect("a ringed connection is backlogged");
+        if self.stamp_heads {
+            // It became the head when it was queued or when the cell before it left.
+            cell.stamp(cell.stamped_at().max(c.last_pop));
+            c.last_pop = now;
+        }
         c.tx += 1;
         c.ringed = false;
         self.ring_if_ready(k);

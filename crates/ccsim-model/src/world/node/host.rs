@@ -29,6 +29,9 @@ impl World {
             self.credit_forwarded(last, cell.vc);
         }
         let vc = &mut self.vcs[cell.vc.index()];
+        if let (Some(ctd), CellKind::Data, true) = (vc.ctd.as_mut(), cell.kind, self.now >= self.measure.window_start) {
+            ctd.record(cell.stamped_at(), self.now);
+        }
         vc.books.fwd_delivered += 1;
         if cell.kind == CellKind::Data {
             vc.books.data_delivered += 1;
