@@ -60,6 +60,14 @@ impl RngStream {
         -mean * (1.0 - self.uniform()).ln()
     }
 
+    /// Standard normal (Box-Muller from two uniforms; the second variate is not kept, so each
+    /// draw costs two uniforms and depends on nothing but the stream).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = 1.0 - self.uniform();
+        let u2 = self.uniform();
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
     /// True with probability `p`.
     #[inline]
     pub fn bernoulli(&mut self, p: f64) -> bool {
@@ -110,5 +118,20 @@ mod tests {
         let mean: f64 = (0..n).map(|_| r.exponential(0.1)).sum::<f64>() / n as f64;
         // Standard error is 0.1/sqrt(n) = 2.2e-4; allow five of them.
         assert!((mean - 0.1).abs() < 1.2e-3, "mean = {mean}");
+    }
+
+    /// Mean 0 and variance 1 within five standard errors, and P(Z < 1.96) = 0.975 within five.
+    #[test]
+    fn normal_has_mean_zero_variance_one_and_its_quantiles() {
+        let mut r = RngStream::new(key(11));
+        let n = 200_000;
+        let xs: Vec<f64> = (0..n).map(|_| r.normal()).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        assert!(mean.abs() < 5.0 / (n as f64).sqrt(), "mean = {mean}");
+        // The variance's standard error is sqrt(2/n).
+        assert!((var - 1.0).abs() < 5.0 * (2.0 / n as f64).sqrt(), "var = {var}");
+        let below = xs.iter().filter(|&&x| x < 1.96).count() as f64 / n as f64;
+        assert!((below - 0.975).abs() < 5.0 * (0.975 * 0.025 / n as f64).sqrt(), "{below}");
     }
 }

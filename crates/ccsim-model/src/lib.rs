@@ -13,6 +13,7 @@ pub mod maxmin;
 pub mod measure;
 pub mod policer;
 pub mod port;
+pub mod sessions;
 pub mod tcp;
 pub mod tcp_host;
 pub mod vbr;

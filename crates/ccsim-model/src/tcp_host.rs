@@ -13,6 +13,7 @@ use crate::aal5;
 use crate::abr::{AbrDestination, AbrSource};
 use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
+use crate::sessions::SessionSource;
 use crate::tcp::{Ack, Segment, TcpReceiver, TcpSender, HEADER_BYTES};
 use ccsim_engine::SimTime;
 use std::collections::VecDeque;
@@ -150,6 +151,9 @@ pub struct TcpEnds {
     pub stats: HostStats,
     /// Present when the connection runs over ABR rather than UBR.
     pub abr: Option<AbrAdapter>,
+    /// The application when it is seed 004's session model (otherwise a greedy or fixed
+    /// transfer, `TcpConfig::app_bytes`).
+    pub sessions: Option<Box<SessionSource>>,
 }
 
 impl TcpEnds {
@@ -168,6 +172,7 @@ impl TcpEnds {
             timer_at: None,
             stats: HostStats::default(),
             abr: None,
+            sessions: None,
         }
     }
 
@@ -192,11 +197,13 @@ impl TcpEnds {
         }
     }
 
+    /// The next time the connection needs its timer event: its sender's or receiver's timer, or
+    /// its application's next write.
     pub fn timer_due(&self) -> Option<SimTime> {
-        match (self.sender.timer_due(), self.receiver.timer_due()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.sender.timer_due(), self.receiver.timer_due(), self.sessions.as_ref().map(|s| s.next_wake())]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The items of frame `frame`: `n` cells, or on IP links one packet of `bytes`.
@@ -272,6 +279,9 @@ impl TcpEnds {
                     ack.rwnd = ack.rwnd.min(cell.er as u64);
                 }
                 self.sender.on_ack(now, &ack, &mut self.segs);
+                if let Some(s) = self.sessions.as_mut() {
+                    s.on_acked(now, self.sender.core.snd_una);
+                }
                 self.send_segments(cell.vc, fwd);
             }
             _ => self.stats.ack_frames_lost += 1,
@@ -281,6 +291,10 @@ impl TcpEnds {
     /// The sender's retransmission timer or the receiver's delayed-ACK timer.
     pub fn on_timer(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>, bwd: &mut Vec<Cell>) {
         self.sender.on_timer(now, &mut self.segs);
+        if let Some(s) = self.sessions.as_mut().filter(|s| s.next_wake() <= now) {
+            let bytes = s.on_wake(now);
+            self.sender.write(now, bytes, &mut self.segs);
+        }
         self.send_segments(vc, fwd);
         if let Some(ack) = self.receiver.on_timer(now) {
             self.send_ack(vc, ack, bwd);

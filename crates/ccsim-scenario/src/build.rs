@@ -24,6 +24,8 @@ pub(crate) const STREAM_CONNECTION: u64 = 2;
 const STREAM_BACKGROUND: u64 = 3;
 /// Purpose tag of a router port's RED drop draws.
 const STREAM_RED: u64 = 4;
+/// Purpose tag of a connection's application sessions (seed 004's traffic model).
+const STREAM_SESSIONS: u64 = 5;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
@@ -280,7 +282,7 @@ pub fn build(s: &Scenario) -> World {
                 let pcr = access_rate as f64 / ccsim_model::CELL_BITS as f64;
                 GfrVc { mcr: g.mcr.cells_per_s(), policer: policer.build(g, pcr, tcp.frame_cells()) }
             });
-            w.b.add_vc(VcSpec {
+            let v = w.b.add_vc(VcSpec {
                 name,
                 dest_name: dest,
                 fwd_ports: fwd,
@@ -291,6 +293,10 @@ pub fn build(s: &Scenario) -> World {
                 edge: (over == Transport::Ip).then(|| w.router(&c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
                 gfr,
             });
+            if let Some(sp) = &c.sessions {
+                let rng = w.b.stream(v.0 as u64, STREAM_SESSIONS);
+                w.b.set_sessions(v, ccsim_model::sessions::SessionSource::new(sp.params(), rng, start));
+            }
         }
     }
     w.add_trunks();

@@ -24,6 +24,7 @@ pub mod hgrcp;
 pub mod ip;
 mod load;
 pub mod results;
+pub mod sessions;
 pub mod transport;
 pub mod types;
 pub mod units;

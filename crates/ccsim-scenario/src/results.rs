@@ -151,6 +151,14 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("window_cap_bytes".into(), json!(f.window_cap()));
                 m.insert("acks_capped".into(), json!(f.acks_capped));
             }
+            // Seed 004's session model: what the application wrote, and what it offers on average.
+            if let Some(s) = vc.tcp().and_then(|t| t.sessions.as_ref()) {
+                let m = c.as_object_mut().expect("an object");
+                m.insert("sessions_started".into(), json!(s.sessions_started));
+                m.insert("bursts_written".into(), json!(s.bursts_written));
+                m.insert("app_bytes_written".into(), json!(s.written));
+                m.insert("offered_mbps".into(), json!(s.params().offered_bps() / 1e6));
+            }
             // Cell transfer delay, where the adapters stamp their cells (CT, TCP over ABR).
             if let Some(ctd) = vc.ctd.as_ref() {
                 let m = c.as_object_mut().expect("an object");

@@ -249,6 +249,10 @@ pub struct ConnectionSpec {
     pub access: crate::types::AccessSpec,
     #[serde(default)]
     pub egress: crate::types::AccessSpec,
+    /// The application: seed 004's bulk-data sessions instead of a greedy transfer
+    /// (docs/models/sessions.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<crate::sessions::SessionsSpec>,
 }
 
 impl ConnectionSpec {
@@ -303,6 +307,10 @@ pub struct BackgroundSpec {
     pub access: crate::types::AccessSpec,
     #[serde(default)]
     pub egress: crate::types::AccessSpec,
+    /// The application: seed 004's bulk-data sessions instead of a greedy transfer
+    /// (docs/models/sessions.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<crate::sessions::SessionsSpec>,
 }
 
 /// When member `k` of a group starts, given a uniform draw `u` in [0, 1).

@@ -125,3 +125,14 @@ fn the_cell_transfer_delay_of_an_unthrottled_connection_is_the_path_delay() {
     assert!(c["ctd_p99_ms"].as_f64().unwrap() <= (path_ms + CELL_S * 1e3) * 1.01);
     assert!(c["ctd_cells"].as_u64().unwrap() > 40_000, "two seconds of a 10 Mb/s link");
 }
+
+/// A connection whose first cell comes long after time zero (seconds of T_BSC rounds with
+/// nothing sent): its credit machinery starts then, and nothing stalls.
+#[test]
+fn a_late_start_does_not_stall_the_credit_loop() {
+    let mut s = scenario(json!({"n2": 32, "policy_limit": 200}));
+    s["connection"][0]["start"] = json!("2500ms");
+    s["run"] = json!({"duration": "5s", "measure_from": "3s"});
+    let v = run(&s);
+    assert!(access_utilization(&v) > 0.999, "{}", access_utilization(&v));
+}

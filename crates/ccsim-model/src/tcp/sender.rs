@@ -363,6 +363,15 @@ impl TcpSender {
         &self.core.stats
     }
 
+    /// The application writes `bytes` more (a finite transfer grows): sent as the window allows.
+    pub fn write(&mut self, now: SimTime, bytes: u64, out: &mut Vec<Segment>) {
+        let c = &mut self.core;
+        c.cfg.app_bytes = Some(c.cfg.app_bytes.unwrap_or(0) + bytes);
+        if !c.stats.aborted && !c.in_recovery {
+            c.send_window(now, out);
+        }
+    }
+
     /// All data sent and acknowledged (finite transfers).
     pub fn finished(&self) -> bool {
         self.core.cfg.app_bytes.is_some_and(|n| self.core.snd_una >= n)

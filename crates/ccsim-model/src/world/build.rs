@@ -204,6 +204,14 @@ impl WorldBuilder {
         true
     }
 
+    /// TCP connection `v`'s application is seed 004's session model: it writes only what its
+    /// sessions write.
+    pub fn set_sessions(&mut self, v: VcId, sessions: crate::sessions::SessionSource) {
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { panic!("sessions drive a TCP connection") };
+        t.sender.core.cfg.app_bytes = Some(0);
+        t.sessions = Some(Box::new(sessions));
+    }
+
     pub fn port(&self, p: PortId) -> &Port {
         &self.ports[p.index()]
     }

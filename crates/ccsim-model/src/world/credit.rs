@@ -49,6 +49,7 @@ impl World {
     fn credit_rearm(&mut self, p: PortId) {
         let credit = self.ports[p.index()].credit_mut().expect("a credit port");
         let due = credit.next_due();
+        debug_assert!(due.is_none_or(|t| t >= self.now), "a credit event in the past");
         if due != credit.event_at {
             credit.event_at = due;
             if let Some(t) = due {

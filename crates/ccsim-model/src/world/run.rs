@@ -61,6 +61,7 @@ impl World {
     /// Schedules `ev` at `t`, in the queue of the node it belongs to (windowed mode).
     #[inline(always)]
     pub(in crate::world) fn schedule(&mut self, t: SimTime, ev: Event) {
+        debug_assert!(t >= self.now, "{ev:?} scheduled in the past");
         if self.lps.is_empty() {
             return self.queue.push(t, ev);
         }

@@ -110,7 +110,7 @@ pub struct Credit {
     free: VecDeque<Cell>,
     /// BSU and BSC cells on their way, by when they take effect.
     control: VecDeque<(SimTime, Control)>,
-    /// The next round of BSCs.
+    /// The next round of BSCs (moved to T_BSC after the first send when it is past).
     next_bsc: SimTime,
     /// The time of the pending `Credit` event (a later one supersedes it).
     pub event_at: Option<SimTime>,
@@ -317,6 +317,10 @@ impl HeldOrder for Credit {
         let Some(k) = self.ring.pop_front() else { return Next::Idle };
         let c = &mut self.conns[k as usize];
         let mut cell = c.queue.pop_front().expect("a ringed connection is backlogged");
+        // BSC rounds run while anything was sent; after a silence the next is T_BSC from now.
+        if self.next_bsc < now {
+            self.next_bsc = now + self.p.t_bsc;
+        }
         if self.stamp_heads {
             // It became the head when it was queued or when the cell before it left.
             cell.stamp(cell.stamped_at().max(c.last_pop));
