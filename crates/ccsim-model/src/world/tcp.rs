@@ -24,26 +24,7 @@ impl World {
     /// Sends the cells a TCP host produced (forward from the source host, or backward from the
     /// destination host), counting them in the VC's books.
     pub(in crate::world) fn tcp_emit(&mut self, v: VcId, cells: &mut Vec<Cell>, forward: bool) {
-        if forward {
-            // Over ABR the cells wait in the adapter for the source's pacing.
-            if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
-                if let Some(a) = t.abr.as_mut() {
-                    let n = cells.len() as u64;
-                    let now = self.now;
-                    // Stamped with the time they were queued (the cell transfer delay's start).
-                    a.backlog.extend(cells.drain(..).map(|mut c| {
-                        c.stamp(now);
-                        c
-                    }));
-                    let next = a.source.data_arrived(self.now, n);
-                    if next.is_some() {
-                        self.schedule_source(v, next);
-                    }
-                    return;
-                }
-            }
-        }
-        if forward && self.vcs[v.index()].credit {
+        if forward && (self.vcs[v.index()].credit || matches!(&self.vcs[v.index()].ends, Ends::Tcp(t) if t.abr.is_some())) {
             return self.adapter_emit(v, cells);
         }
         for c in cells.drain(..) {
@@ -55,34 +36,64 @@ impl World {
         }
     }
 
-    /// A credit-controlled connection's source adapter (CT, seed 004): a frame whose cells do not
-    /// all fit in the adapter's buffer is dropped whole (TCP recovers) [RECON].
+    /// A source adapter with a buffer of its own (seed 004): CT's, whose buffer is the access
+    /// port's (the hop's transmitter), or TCP over ABR's, whose cells wait for the TM 4.0 source's
+    /// pacing (its capacity is the access port's). A frame whose cells do not all fit is dropped
+    /// whole (TCP recovers) [RECON]; the others are stamped with the time they were queued (the
+    /// cell transfer delay's start, `crate::ctd`).
     fn adapter_emit(&mut self, v: VcId, cells: &mut Vec<Cell>) {
+        let now = self.now;
         let port = self.vcs[v.index()].fwd_ports[0];
+        let capacity = self.ports[port.index()].buffer.capacity();
+        let mut queued = 0u64;
         let mut rest = &cells[..];
         while let Some(first) = rest.first() {
             let n = rest.iter().position(|c| c.frame != first.frame).unwrap_or(rest.len());
             let (frame, tail) = rest.split_at(n);
             rest = tail;
-            let buffer = &self.ports[port.index()].buffer;
-            if buffer.capacity() - buffer.len() < n as u32 {
-                let books = &mut self.vcs[v.index()].books;
+            let vc = &mut self.vcs[v.index()];
+            let abr = match &mut vc.ends {
+                Ends::Tcp(t) => t.abr.as_mut(),
+                _ => None,
+            };
+            let held = abr.as_ref().map_or(self.ports[port.index()].buffer.len(), |a| a.backlog.len() as u32);
+            if capacity.saturating_sub(held) < n as u32 {
+                let over_abr = abr.is_some();
                 for c in frame {
-                    books.fwd_sent += 1;
-                    books.data_sent += 1;
-                    books.count_drop(c);
-                    self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
+                    vc.books.fwd_sent += 1;
+                    vc.books.data_sent += 1;
+                    vc.books.count_drop(c);
+                    if !over_abr {
+                        self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
+                    }
                 }
                 continue;
             }
-            for &c in frame {
-                // Stamped with the time it was queued (the cell transfer delay's start).
+            let stamped = frame.iter().map(|&c| {
                 let mut c = c;
-                c.stamp(self.now);
-                self.send_forward(v, c);
+                c.stamp(now);
+                c
+            });
+            match abr {
+                Some(a) => {
+                    a.backlog.extend(stamped);
+                    queued += n as u64;
+                }
+                None => {
+                    for c in stamped {
+                        self.send_forward(v, c);
+                    }
+                }
             }
         }
         cells.clear();
+        if queued > 0 {
+            let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { unreachable!("checked") };
+            let a = t.abr.as_mut().expect("queued only over ABR");
+            if let Some(next) = a.source.data_arrived(now, queued) {
+                self.schedule_source(v, Some(next));
+            }
+        }
     }
 
     /// Keeps exactly one live timer event per TCP connection.
