@@ -129,7 +129,7 @@ impl Cell {
     }
 
     /// A forward data cell's RM fields carry nothing: they carry the time the cell reached the
-    /// head of its source adapter's queue (`crate::ctd`), bit for bit.
+    /// head of its source adapter's queue (`crate::delays`), bit for bit.
     pub fn stamp(&mut self, t: SimTime) {
         let ps = t.as_ps();
         self.er = f32::from_bits(ps as u32);

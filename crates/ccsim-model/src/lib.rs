@@ -5,7 +5,7 @@
 pub mod aal5;
 pub mod abr;
 pub mod cell;
-pub mod ctd;
+pub mod delays;
 pub mod hgrcp;
 pub mod ids;
 pub mod ip;

@@ -13,6 +13,7 @@ use crate::aal5;
 use crate::abr::{AbrDestination, AbrSource};
 use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
+use crate::delays::AckTimes;
 use crate::sessions::SessionSource;
 use crate::tcp::{Ack, Segment, TcpReceiver, TcpSender, HEADER_BYTES};
 use ccsim_engine::SimTime;
@@ -99,7 +100,7 @@ pub struct AbrAdapter {
     pub dest: AbrDestination,
     /// Data cells waiting for the source's next in-rate opportunity.
     pub backlog: VecDeque<Cell>,
-    /// When the last cell left the backlog (the head-of-queue stamps, `crate::ctd`).
+    /// When the last cell left the backlog (the head-of-queue stamps, `crate::delays`).
     pub last_pop: SimTime,
 }
 
@@ -154,6 +155,8 @@ pub struct TcpEnds {
     /// The application when it is seed 004's session model (otherwise a greedy or fixed
     /// transfer, `TcpConfig::app_bytes`).
     pub sessions: Option<Box<SessionSource>>,
+    /// Each segment's time from its first transmission to the ACK that covers it.
+    pub ack_times: AckTimes,
 }
 
 impl TcpEnds {
@@ -173,6 +176,7 @@ impl TcpEnds {
             stats: HostStats::default(),
             abr: None,
             sessions: None,
+            ack_times: AckTimes::default(),
         }
     }
 
@@ -225,9 +229,10 @@ impl TcpEnds {
         }
     }
 
-    fn send_segments(&mut self, vc: VcId, fwd: &mut Vec<Cell>) {
+    fn send_segments(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>) {
         let mut segs = std::mem::take(&mut self.segs);
         for seg in segs.drain(..) {
+            self.ack_times.sent(seg.seq + seg.len as u64, now);
             let n = self.items(seg.wire_bytes());
             let id = self.data.push(n, seg);
             self.stats.frames_sent += 1;
@@ -246,7 +251,7 @@ impl TcpEnds {
     /// The connection opens: the sender's first window.
     pub fn start(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>) {
         self.sender.start(now, &mut self.segs);
-        self.send_segments(vc, fwd);
+        self.send_segments(now, vc, fwd);
     }
 
     /// A data cell reached the destination host.
@@ -279,10 +284,11 @@ impl TcpEnds {
                     ack.rwnd = ack.rwnd.min(cell.er as u64);
                 }
                 self.sender.on_ack(now, &ack, &mut self.segs);
+                self.ack_times.acked(self.sender.core.snd_una, now);
                 if let Some(s) = self.sessions.as_mut() {
                     s.on_acked(now, self.sender.core.snd_una);
                 }
-                self.send_segments(cell.vc, fwd);
+                self.send_segments(now, cell.vc, fwd);
             }
             _ => self.stats.ack_frames_lost += 1,
         }
@@ -295,7 +301,7 @@ impl TcpEnds {
             let bytes = s.on_wake(now);
             self.sender.write(now, bytes, &mut self.segs);
         }
-        self.send_segments(vc, fwd);
+        self.send_segments(now, vc, fwd);
         if let Some(ack) = self.receiver.on_timer(now) {
             self.send_ack(vc, ack, bwd);
         }

@@ -159,6 +159,13 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("app_bytes_written".into(), json!(s.written));
                 m.insert("offered_mbps".into(), json!(s.params().offered_bps() / 1e6));
             }
+            // Packet-to-ACK time: first transmission to the covering ACK (seed 004's timeout rule).
+            if let Some(t) = vc.tcp() {
+                let m = c.as_object_mut().expect("an object");
+                let ms = |d: Option<ccsim_engine::SimDuration>| d.map(|d| d.as_secs_f64() * 1e3);
+                m.insert("ack_time_mean_ms".into(), json!(ms(t.ack_times.stats.mean())));
+                m.insert("ack_time_p999_ms".into(), json!(ms(t.ack_times.stats.quantile(0.999))));
+            }
             // Cell transfer delay, where the adapters stamp their cells (CT, TCP over ABR).
             if let Some(ctd) = vc.ctd.as_ref() {
                 let m = c.as_object_mut().expect("an object");

@@ -93,5 +93,11 @@ impl World {
         for g in &mut self.gateways {
             g.open_window(now);
         }
+        // Delay distributions count from here (the cell transfer delay checks the time itself).
+        for v in &mut self.vcs {
+            if let super::Ends::Tcp(t) = &mut v.ends {
+                t.ack_times.stats.reset();
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@ impl World {
     /// port's (the hop's transmitter), or TCP over ABR's, whose cells wait for the TM 4.0 source's
     /// pacing (its capacity is the access port's). A frame whose cells do not all fit is dropped
     /// whole (TCP recovers) [RECON]; the others are stamped with the time they were queued (the
-    /// cell transfer delay's start, `crate::ctd`).
+    /// cell transfer delay's start, `crate::delays`).
     fn adapter_emit(&mut self, v: VcId, cells: &mut Vec<Cell>) {
         let now = self.now;
         let port = self.vcs[v.index()].fwd_ports[0];

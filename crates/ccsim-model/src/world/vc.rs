@@ -76,7 +76,7 @@ pub struct Vc {
     pub credit: bool,
     /// Cell transfer delays of its data cells in the window (credit-controlled and TCP-over-ABR
     /// connections, whose adapters stamp their cells).
-    pub ctd: Option<Box<crate::ctd::Ctd>>,
+    pub ctd: Option<Box<crate::delays::DelayStats>>,
 }
 
 impl Vc {

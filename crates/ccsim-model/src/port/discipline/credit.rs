@@ -115,7 +115,7 @@ pub struct Credit {
     /// The time of the pending `Credit` event (a later one supersedes it).
     pub event_at: Option<SimTime>,
     /// A source adapter: each data cell arrives stamped with the time it was queued and leaves
-    /// stamped with the time it reached the head of its queue (`crate::ctd`).
+    /// stamped with the time it reached the head of its queue (`crate::delays`).
     pub stamp_heads: bool,
     pub stats: CreditStats,
 }
