@@ -89,6 +89,8 @@ pub struct WindowSnapshot {
     pub opened: bool,
     pub acr_integral: Vec<f64>,
     pub goodput_bytes: Vec<u64>,
+    /// Bytes each connection's session application had written (seed 004's demand).
+    pub app_written: Vec<u64>,
     /// Of which released by untagged (CLP = 0) frames.
     pub clp0_bytes: Vec<u64>,
     pub data_delivered: Vec<u64>,

@@ -89,6 +89,9 @@ pub struct HostStats {
     /// Bytes released in order to the receiving application by untagged (CLP = 0) frames: the
     /// CLP0 part of the goodput (a frame that fills a hole is credited with what it releases).
     pub clp0_delivered: u64,
+    /// Cells of frames an ABR adapter dropped whole for want of room (they never entered the
+    /// VC; CT's adapter is the access port, whose drops are the VC's).
+    pub adapter_drops: u64,
 }
 
 /// TCP over ABR: the host's cells wait in the adapter and a TM 4.0 source paces them at ACR,
@@ -157,6 +160,10 @@ pub struct TcpEnds {
     pub sessions: Option<Box<SessionSource>>,
     /// Each segment's time from its first transmission to the ACK that covers it.
     pub ack_times: AckTimes,
+    /// A source adapter with a buffer of its own holds back PDUs that do not fit (instead of
+    /// dropping them): they wait here, in order, until it has room.
+    pub adapter_blocks: bool,
+    pub blocked: VecDeque<Cell>,
 }
 
 impl TcpEnds {
@@ -177,6 +184,8 @@ impl TcpEnds {
             abr: None,
             sessions: None,
             ack_times: AckTimes::default(),
+            adapter_blocks: false,
+            blocked: VecDeque::new(),
         }
     }
 

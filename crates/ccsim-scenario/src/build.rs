@@ -293,6 +293,9 @@ pub fn build(s: &Scenario) -> World {
                 edge: (over == Transport::Ip).then(|| w.router(&c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
                 gfr,
             });
+            if s.defaults.adapter_full == crate::types::AdapterFull::Block {
+                w.b.set_adapter_blocks(v);
+            }
             if let Some(sp) = &c.sessions {
                 let rng = w.b.stream(v.0 as u64, STREAM_SESSIONS);
                 w.b.set_sessions(v, ccsim_model::sessions::SessionSource::new(sp.params(), rng, start));

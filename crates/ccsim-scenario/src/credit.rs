@@ -67,6 +67,23 @@ impl CreditSpec {
     }
 }
 
+/// A source adapter with a buffer of its own (CT's, TCP over ABR's) must hold one whole PDU of
+/// each connection, or the connection could never send.
+pub(crate) fn validate_adapters(s: &crate::types::Scenario) -> Result<(), crate::ScenarioError> {
+    use crate::transport::Transport;
+    for (i, c) in s.connection.iter().enumerate() {
+        let adapter = s.credit.is_some() || c.transport == Some(Transport::Abr);
+        let cells = c.tcp.over(&s.defaults.tcp).frame_cells();
+        if adapter && s.defaults.host_buffer.0 < cells {
+            return Err(crate::ScenarioError::new(
+                "defaults.host_buffer",
+                format!("{} cells cannot hold one PDU of connection[{i}] ({cells} cells): its adapter could never send", s.defaults.host_buffer.0),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `[credit]` needs TCP connections over ATM (UBR) alone: no ABR sources, background traffic,
 /// IP routers or gateways share its ports (their cells would wait for credits nobody returns).
 pub(crate) fn validate(s: &crate::types::Scenario) -> Result<(), crate::ScenarioError> {

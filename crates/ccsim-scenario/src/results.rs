@@ -130,7 +130,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 // Every retransmission fast retransmit did not send: after a timeout (seed 004).
                 "timeout_retransmits": t.stats.retransmissions.saturating_sub(t.stats.fast_retransmits),
                 "timeouts": t.stats.timeouts,
-                "drops": v.books.fwd_dropped + v.books.bwd_dropped,
+                "drops": v.books.fwd_dropped + v.books.bwd_dropped + t.host.adapter_drops,
                 "frames_corrupted": t.host.frames_corrupted,
                 "ack_frames_lost": t.host.ack_frames_lost,
             });
@@ -139,8 +139,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             }
             c
         })
-        .zip(world.vcs.iter().filter(|v| v.tcp().is_some()))
-        .map(|(mut c, vc)| {
+        .zip(world.vcs.iter().enumerate().filter(|(_, v)| v.tcp().is_some()))
+        .map(|(mut c, (i, vc))| {
             // A FICCRD source edge's books of this flow (only where there is one).
             if let Some(f) = vc.edge.as_ref().and_then(|e| e.fiewa()) {
                 let m = c.as_object_mut().expect("an object");
@@ -157,6 +157,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("sessions_started".into(), json!(s.sessions_started));
                 m.insert("bursts_written".into(), json!(s.bursts_written));
                 m.insert("app_bytes_written".into(), json!(s.written));
+                let before = world.app_written_when_window_opened(i);
+                m.insert("app_bytes_window".into(), json!(s.written - before));
                 m.insert("offered_mbps".into(), json!(s.params().offered_bps() / 1e6));
             }
             // Packet-to-ACK time: first transmission to the covering ACK (seed 004's timeout rule).

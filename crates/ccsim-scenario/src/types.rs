@@ -96,6 +96,11 @@ pub struct Defaults {
     /// large, so hosts never drop.
     #[serde(default = "Defaults::host_buffer")]
     pub host_buffer: Cells,
+    /// What a source adapter with a buffer of its own (CT's, TCP over ABR's) does with a PDU that
+    /// does not fit: `drop_pdu` (the whole PDU; TCP recovers) or `block` (the PDU waits in the host,
+    /// and the sender with it, until the adapter has room) (docs/models/credit.md).
+    #[serde(default)]
+    pub adapter_full: AdapterFull,
     /// Buffer of every router output port (ns-2's default queue limit).
     #[serde(default = "Defaults::router_buffer")]
     pub router_buffer: Packets,
@@ -120,6 +125,14 @@ pub struct Defaults {
     /// Scheduling of every switch output port (default: FIFO).
     #[serde(default)]
     pub scheduling: crate::gfr::SchedulingSpec,
+}
+
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AdapterFull {
+    #[default]
+    DropPdu,
+    Block,
 }
 
 impl Defaults {

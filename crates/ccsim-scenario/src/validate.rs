@@ -213,6 +213,7 @@ pub fn validate(s: &Scenario) -> R {
     crate::gfr::validate(s)?;
     crate::hgrcp::validate(s)?;
     crate::credit::validate(s)?;
+    crate::credit::validate_adapters(s)?;
     crate::sessions::validate(s)?;
     if s.measure.interval.0.as_ps() > 0 && s.measure.interval.0.as_ps() < 1_000_000 {
         return err("measure.interval", "must be 0 (off) or at least 1us");

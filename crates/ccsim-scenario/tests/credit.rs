@@ -93,6 +93,10 @@ fn bad_credit_settings_are_refused_by_field() {
         assert!(e.to_string().starts_with(field), "{credit}: {e}");
     }
     let mut s = scenario(json!({"n2": 32, "policy_limit": 100}));
+    s["defaults"]["host_buffer"] = json!("20cells");
+    let e = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).err().unwrap();
+    assert!(e.to_string().starts_with("defaults.host_buffer"), "{e}");
+    let mut s = scenario(json!({"n2": 32, "policy_limit": 100}));
     s["connection"][0]["transport"] = json!("abr");
     let e = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).err().unwrap();
     assert!(e.to_string().starts_with("connection[0].transport"), "{e}");
@@ -135,4 +139,37 @@ fn a_late_start_does_not_stall_the_credit_loop() {
     s["run"] = json!({"duration": "5s", "measure_from": "3s"});
     let v = run(&s);
     assert!(access_utilization(&v) > 0.999, "{}", access_utilization(&v));
+}
+
+/// A blocking adapter holds back the PDUs that do not fit instead of dropping them: nothing is lost
+/// and the link stays full behind a 100-cell adapter.
+#[test]
+fn a_blocking_adapter_loses_nothing() {
+    let mut s = scenario(json!({"n2": 32, "policy_limit": 200}));
+    s["defaults"]["host_buffer"] = json!("100cells");
+    s["defaults"]["adapter_full"] = json!("block");
+    let v = run(&s);
+    let c = &v["connections"][0];
+    assert_eq!(c["drops"], 0);
+    assert_eq!(c["retransmits"], 0);
+    assert!(access_utilization(&v) > 0.99, "{}", access_utilization(&v));
+}
+
+/// TCP over ABR's adapter has the same capacity and the same two behaviours: a full 100-cell
+/// adapter drops whole PDUs, or, blocking, holds them back and loses nothing.
+#[test]
+fn an_abr_adapter_drops_whole_pdus_or_blocks() {
+    let mut s = scenario(json!(null));
+    s.as_object_mut().unwrap().remove("credit");
+    s["connection"][0]["transport"] = json!("abr");
+    s["defaults"]["host_buffer"] = json!("100cells");
+    let dropping = run(&s);
+    let c = &dropping["connections"][0];
+    assert!(c["drops"].as_u64().unwrap() > 0 && c["drops"].as_u64().unwrap() % 32 == 0, "{}", c["drops"]);
+    s["defaults"]["adapter_full"] = json!("block");
+    let blocking = run(&s);
+    let c = &blocking["connections"][0];
+    assert_eq!(c["drops"], 0);
+    assert_eq!(c["retransmits"], 0);
+    assert!(c["goodput_mbps"].as_f64().unwrap() > 5.0, "{}", c["goodput_mbps"]);
 }

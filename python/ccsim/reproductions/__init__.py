@@ -20,6 +20,7 @@ _MODULES = {
     "ficcrd": "ccsim.reproductions.ficcrd",
     "gfr": "ccsim.reproductions.gfr",
     "hgrcp": "ccsim.reproductions.hgrcp",
+    "ut-ct": "ccsim.reproductions.ut_ct",
 }
 
 

@@ -212,6 +212,13 @@ impl WorldBuilder {
         t.sessions = Some(Box::new(sessions));
     }
 
+    /// TCP connection `v`'s source adapter holds back the PDUs that do not fit (seed 004's other
+    /// reading) instead of dropping them.
+    pub fn set_adapter_blocks(&mut self, v: VcId) {
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { panic!("a TCP connection's adapter") };
+        t.adapter_blocks = true;
+    }
+
     pub fn port(&self, p: PortId) -> &Port {
         &self.ports[p.index()]
     }

@@ -25,6 +25,9 @@ impl World {
         if cell.hop > 0 {
             let up = self.vcs[cell.vc.index()].fwd_ports[cell.hop as usize - 1];
             self.credit_forwarded(up, cell.vc);
+        } else if matches!(&self.vcs[cell.vc.index()].ends, super::Ends::Tcp(t) if !t.blocked.is_empty()) {
+            // The source adapter has room again: PDUs held back may enter.
+            self.adapter_refill(cell.vc);
         }
     }
 

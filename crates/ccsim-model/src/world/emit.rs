@@ -116,6 +116,10 @@ impl World {
         if let Some(cell) = cell {
             self.send_forward(v, cell);
         }
+        // A blocking ABR adapter that just gave up a cell has room for PDUs held back.
+        if matches!(&self.vcs[v.index()].ends, Ends::Tcp(t) if !t.blocked.is_empty()) {
+            self.adapter_refill(v);
+        }
     }
 
     /// Windowed mode: a source wake-up, and the ones after it for as long as each is its host's

@@ -12,7 +12,8 @@
 //! | `node/` | what a cell meets at a node, by the node's kind (host, switch, router, IP edge) |
 //! | `emit.rs` | sources: start, pacing wake-ups, cells leaving hosts |
 //! | `lazy.rs` | lazy sources and sinks (emissions and deliveries applied in batches) |
-//! | `tcp.rs` | TCP connections: start, timers, cells their hosts produce |
+//! | `tcp.rs` | TCP connections: start, timers, cells their hosts produce, their source adapters |
+//! | `credit.rs` | Controlled Transfer across a hop: forwarded cells, BSU and BSC cells, their events |
 //! | `sample.rs` | time series samples and the measurement window's opening |
 //! | `report.rs` | the end-of-run report, conservation, max-min rates |
 //! | `vc.rs` | a connection's record: route by hop, ends, edge state, books |

@@ -12,6 +12,11 @@ use crate::tcp_host::HostStats;
 use ccsim_engine::SimTime;
 
 impl World {
+    /// What VC `v`'s session application had written when the measurement window opened.
+    pub fn app_written_when_window_opened(&self, v: usize) -> u64 {
+        self.window.app_written.get(v).copied().unwrap_or(0)
+    }
+
     /// Cells of each VC still inside the network, (forward, backward).
     pub fn in_flight(&self) -> Vec<(u64, u64)> {
         let mut n = vec![(0u64, 0u64); self.vcs.len()];

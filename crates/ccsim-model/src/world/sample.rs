@@ -81,6 +81,7 @@ impl World {
         w.opened = true;
         w.acr_integral = self.vcs.iter().map(|v| v.acr_integral(now)).collect();
         w.goodput_bytes = self.vcs.iter().map(|v| v.goodput_bytes()).collect();
+        w.app_written = self.vcs.iter().map(|v| v.tcp().and_then(|t| t.sessions.as_ref()).map_or(0, |s| s.written)).collect();
         w.clp0_bytes = self.vcs.iter().map(|v| v.tcp().map_or(0, |t| t.stats.clp0_delivered)).collect();
         w.data_delivered = self.vcs.iter().map(|v| v.books.data_delivered).collect();
         w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();

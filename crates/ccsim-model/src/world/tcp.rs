@@ -38,61 +38,110 @@ impl World {
 
     /// A source adapter with a buffer of its own (seed 004): CT's, whose buffer is the access
     /// port's (the hop's transmitter), or TCP over ABR's, whose cells wait for the TM 4.0 source's
-    /// pacing (its capacity is the access port's). A frame whose cells do not all fit is dropped
-    /// whole (TCP recovers) [RECON]; the others are stamped with the time they were queued (the
-    /// cell transfer delay's start, `crate::delays`).
+    /// pacing (its capacity is the access port's). A PDU whose cells do not all fit is dropped
+    /// whole (TCP recovers) [RECON], or, with a blocking adapter, waits in the host with every PDU
+    /// after it until there is room (`adapter_refill`).
     fn adapter_emit(&mut self, v: VcId, cells: &mut Vec<Cell>) {
-        let now = self.now;
-        let port = self.vcs[v.index()].fwd_ports[0];
-        let capacity = self.ports[port.index()].buffer.capacity();
-        let mut queued = 0u64;
+        if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
+            if t.adapter_blocks {
+                t.blocked.extend(cells.drain(..));
+                return self.adapter_refill(v);
+            }
+        }
         let mut rest = &cells[..];
+        let mut queued = 0;
         while let Some(first) = rest.first() {
             let n = rest.iter().position(|c| c.frame != first.frame).unwrap_or(rest.len());
             let (frame, tail) = rest.split_at(n);
             rest = tail;
-            let vc = &mut self.vcs[v.index()];
-            let abr = match &mut vc.ends {
-                Ends::Tcp(t) => t.abr.as_mut(),
-                _ => None,
-            };
-            let held = abr.as_ref().map_or(self.ports[port.index()].buffer.len(), |a| a.backlog.len() as u32);
-            if capacity.saturating_sub(held) < n as u32 {
-                let over_abr = abr.is_some();
-                for c in frame {
-                    vc.books.fwd_sent += 1;
-                    vc.books.data_sent += 1;
-                    vc.books.count_drop(c);
-                    if !over_abr {
-                        self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
-                    }
-                }
-                continue;
-            }
-            let stamped = frame.iter().map(|&c| {
-                let mut c = c;
-                c.stamp(now);
-                c
-            });
-            match abr {
-                Some(a) => {
-                    a.backlog.extend(stamped);
-                    queued += n as u64;
-                }
-                None => {
-                    for c in stamped {
-                        self.send_forward(v, c);
-                    }
-                }
+            if self.adapter_room(v) >= n as u32 {
+                queued += self.adapter_take(v, frame);
+            } else {
+                self.adapter_drop(v, frame);
             }
         }
         cells.clear();
-        if queued > 0 {
-            let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { unreachable!("checked") };
-            let a = t.abr.as_mut().expect("queued only over ABR");
-            if let Some(next) = a.source.data_arrived(now, queued) {
-                self.schedule_source(v, Some(next));
+        self.adapter_queued(v, queued);
+    }
+
+    /// A blocking adapter has room again (or new PDUs wait): whole PDUs move in while they fit.
+    pub(in crate::world) fn adapter_refill(&mut self, v: VcId) {
+        let mut queued = 0;
+        loop {
+            let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
+            let Some(first) = t.blocked.front().map(|c| c.frame) else { break };
+            let n = t.blocked.iter().position(|c| c.frame != first).unwrap_or(t.blocked.len());
+            if self.adapter_room(v) < n as u32 {
+                break;
             }
+            let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { unreachable!() };
+            let frame: Vec<Cell> = t.blocked.drain(..n).collect();
+            queued += self.adapter_take(v, &frame);
+        }
+        self.adapter_queued(v, queued);
+    }
+
+    /// Cells the adapter of `v` can still take.
+    fn adapter_room(&self, v: VcId) -> u32 {
+        let vc = &self.vcs[v.index()];
+        let buffer = &self.ports[vc.fwd_ports[0].index()].buffer;
+        let held = match &vc.ends {
+            Ends::Tcp(t) if t.abr.is_some() => t.abr.as_ref().map_or(0, |a| a.backlog.len() as u32),
+            _ => buffer.len(),
+        };
+        buffer.capacity().saturating_sub(held)
+    }
+
+    /// A PDU enters the adapter, its cells stamped with the time they were queued (the cell transfer
+    /// delay's start, `crate::delays`). Over ABR they wait for the source (the count is returned for
+    /// `adapter_queued`); over CT they enter the access port at once.
+    fn adapter_take(&mut self, v: VcId, frame: &[Cell]) -> u64 {
+        let now = self.now;
+        let stamped = frame.iter().map(|&c| {
+            let mut c = c;
+            c.stamp(now);
+            c
+        });
+        if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
+            if let Some(a) = t.abr.as_mut() {
+                a.backlog.extend(stamped);
+                return frame.len() as u64;
+            }
+        }
+        for c in stamped {
+            self.send_forward(v, c);
+        }
+        0
+    }
+
+    /// A PDU the adapter has no room for is dropped whole: over CT at the access port (the VC's
+    /// books), over ABR before the VC (the host's count).
+    fn adapter_drop(&mut self, v: VcId, frame: &[Cell]) {
+        let port = self.vcs[v.index()].fwd_ports[0];
+        let vc = &mut self.vcs[v.index()];
+        if let Ends::Tcp(t) = &mut vc.ends {
+            if t.abr.is_some() {
+                t.stats.adapter_drops += frame.len() as u64;
+                return;
+            }
+        }
+        for c in frame {
+            vc.books.fwd_sent += 1;
+            vc.books.data_sent += 1;
+            vc.books.count_drop(c);
+            self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
+        }
+    }
+
+    /// `queued` cells entered an ABR adapter: its source learns of them.
+    fn adapter_queued(&mut self, v: VcId, queued: u64) {
+        if queued == 0 {
+            return;
+        }
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { unreachable!("a TCP connection") };
+        let a = t.abr.as_mut().expect("queued only over ABR");
+        if let Some(next) = a.source.data_arrived(self.now, queued) {
+            self.schedule_source(v, Some(next));
         }
     }
 

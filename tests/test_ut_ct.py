@@ -1,0 +1,84 @@
+"""Seed 004's presets and `ccsim reproduce ut-ct --quick`: the presets are what their generator
+writes, UT over greedy TCP reaches its target utilisation with a short queue, and the reproduction's
+contract, figures and fairness arithmetic."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+import ccsim
+from ccsim.reproductions import ut_ct
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_presets_are_what_the_generator_writes():
+    spec = importlib.util.spec_from_file_location("gen", ROOT / "scripts" / "make_ut_ct_presets.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    want = gen.presets()
+    have = {p.name: p.read_text() for p in (ROOT / "python" / "ccsim" / "presets" / "ut-ct").glob("*.toml")}
+    assert have == want, "run scripts/make_ut_ct_presets.py"
+    names = {name for name, _ in ccsim.list_presets()}
+    for case in range(1, 7):
+        for kind in ("ut", "ct-table3", "ct-bdp", "ct-timeout"):
+            assert f"ut-ct/two-node-case{case}-{kind}" in names
+    for case in (1, 2, 3):
+        for kind in ("ut", "ct-bdp"):
+            assert f"ut-ct/maxmin-case{case}-{kind}" in names
+
+
+def greedy(preset: str) -> dict:
+    """A preset with greedy TCP sources instead of sessions."""
+    s = ccsim.resolve(preset)
+    for c in s["connection"]:
+        c.pop("sessions", None)
+    s["run"] = {"duration": "3s", "measure_from": "1s"}
+    return s
+
+
+def test_ut_reaches_its_target_with_a_short_queue_under_greedy_tcp():
+    """UT aims the bottleneck at rho_T = 0.9: with ten greedy sources on case 1's DS3 its output runs
+    near 0.9 and its queue stays a few cells (seed 004 Table III's order of magnitude)."""
+    s = ccsim.run(greedy("ut-ct/two-node-case1-ut")).summary()
+    link = next(l for l in s["links"] if l["name"] == "SW1-SW2 (SW1->SW2)")
+    port = next(p for p in s["ports"] if p["name"] == "SW1->SW2")
+    assert 0.8 < link["utilization"] < 0.95, link
+    assert port["mean_queue_cells"] < 20, port
+
+
+def test_water_filling_and_fairness_arithmetic():
+    # demands below the fair share are met; the rest share what is left equally
+    assert ut_ct.water_fill([1.0, 2.0, 10.0, 10.0], 9.0) == [1.0, 2.0, 3.0, 3.0]
+    assert ut_ct.jain([1.0, 1.0, 1.0]) == pytest.approx(1.0)
+    assert ut_ct.jain([1.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    from .conftest import run_quick_reproduction
+
+    return run_quick_reproduction("ut-ct", tmp_path_factory)
+
+
+def test_quick_reproduction_contract_and_figures(quick):
+    out, doc = quick
+    assert doc["paper"] == "ut-ct" and doc["mode"] == "quick"
+    for key in ("paper_numbers", "paper_within_tolerance", "wall_s", "report", "runs"):
+        assert key in doc
+    for f in ("fig3a-goodput.png", "fig3b-fairness.png", "fig4-queue.png", "fig5-ctd.png", "fig6-ctd-timeout.png",
+              "fig7-maxmin-utilization.png", "fig8-maxmin-ctd.png"):
+        assert (out / "figures" / f).exists(), f
+    compared = json.loads((out / "compared.json").read_text())
+    rows = compared["numbers"]
+    data = ut_ct.load_data()
+    table3 = [r for r in rows if r["table"] == "Table III"]
+    assert len(table3) == 2 * len(data["table3"]["cases"])
+    assert [r["paper"] for r in table3 if r["quantity"].startswith("mean")] == data["table3"]["mean"]
+    assert all(r["ok"] is None for r in rows), "numbers carry no tolerance of ccsim's choosing"
+    assert len(compared["statements"]) == 8
+    # the timeout-avoiding search ran for cases 2, 4, 6 and stayed within [N2, BDP]
+    assert set(compared["timeout_sizing"]["policy_limit"]) == {"2", "4", "6"}
+    assert all(l >= 32 for l in compared["timeout_sizing"]["policy_limit"].values())
