@@ -70,7 +70,11 @@ DESCRIBE = {
 RECON = ("Reconstructed: DS3 as 96 000 cells/s (PLCP), OC-3 as its SONET payload; one access link per source at "
          "the case's rate; delays D1 = D3 = RTT/8, D2 = RTT/4; TCP Tahoe with 1496-byte segments (1536-byte PDUs), "
          "BSD 500 ms ticks and the window RTT x line rate / 8; a 1130-cell adapter dropping whole PDUs; sessions "
-         "per source with the burst minimum read as 2e6 bits; switch buffers large enough never to drop.")
+         "per source with the burst minimum read as 2e6 bytes (docs/reproductions/ut-ct.md: the bits reading leaves "
+         "UT far from its 90 % target); switch buffers large enough never to drop.")
+# The seed's "alpha = 2 x 10^6": the Pareto minimum, read as bytes (docs/models/sessions.md).
+SESSIONS = 'sessions = { burst = { min = "2000000B" } }\n'
+
 
 
 def two_node(case: int, kind: str) -> str:
@@ -86,7 +90,7 @@ def two_node(case: int, kind: str) -> str:
     text += '\n[[switch]]\nname = "SW1"\n\n[[switch]]\nname = "SW2"\n\n[[link]]\nbetween = ["SW1", "SW2"]\n'
     text += (f'\n[[connection]]\nname = "S"\ncount = {n}\nroute = ["SW1", "SW2"]\n'
              + ('transport = "abr"\n' if abr else "")
-             + f'access = {{ delay = "{d1:g}ms" }}\negress = {{ delay = "{d1:g}ms" }}\nsessions = {{}}\n')
+             + f'access = {{ delay = "{d1:g}ms" }}\negress = {{ delay = "{d1:g}ms" }}\n' + SESSIONS)
     if not abr:
         text += credit_table(kind, case)
     return text
@@ -116,7 +120,7 @@ def maxmin(case: int, kind: str) -> str:
     for i in range(12):
         route = ", ".join(f'"{sw}"' for sw in routes[i // 3])
         text += (f'\n[[connection]]\nname = "S{i}"\ndestination = "R{i}"\nroute = [{route}]\n'
-                 + ('transport = "abr"\n' if abr else "") + "sessions = {}\n")
+                 + ('transport = "abr"\n' if abr else "") + SESSIONS)
     if not abr:
         text += credit_table("ct-bdp", 1)
     return text

@@ -66,3 +66,13 @@ def run_quick_reproduction(paper, tmp_path_factory):
     p = subprocess.run(cmd + ["reproduce", paper, "--quick", "--json", "--out", str(out)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     return out, json.loads(p.stdout)
+
+
+def check_reproduction_contract(out, doc, paper, figures=()):
+    """The summary every `ccsim reproduce PAPER --quick --json` prints, its report and its figures."""
+    assert doc["paper"] == paper and doc["mode"] == "quick" and doc["out"] == str(out)
+    for key in ("paper_numbers", "paper_within_tolerance", "wall_s", "report", "runs"):
+        assert key in doc
+    assert (out / "index.html").exists() and (out / "compared.json").exists()
+    for f in figures:
+        assert (out / "figures" / f).exists(), f

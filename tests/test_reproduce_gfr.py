@@ -15,10 +15,10 @@ def quick(tmp_path_factory):
 
 
 def test_one_json_object_with_the_contract_keys(quick):
+    from .conftest import check_reproduction_contract
+
     out, doc = quick
-    assert doc["paper"] == "gfr" and doc["mode"] == "quick" and doc["out"] == str(out)
-    for key in ("paper_numbers", "paper_within_tolerance", "wall_s", "report", "runs"):
-        assert key in doc
+    check_reproduction_contract(out, doc, "gfr")
     data = gfr.load_data()
     assert doc["runs"] == len(gfr.presets(data)) * data["quick_replications"]
 

@@ -15,13 +15,11 @@ def quick(tmp_path_factory):
 
 
 def test_one_json_object_with_the_contract_keys(quick):
+    from .conftest import check_reproduction_contract
+
     out, doc = quick
-    assert doc["paper"] == "hgrcp" and doc["mode"] == "quick"
-    for key in ("paper_numbers", "paper_within_tolerance", "wall_s", "report", "runs"):
-        assert key in doc
-    assert (out / "index.html").exists()
-    for f in ("fig6-queue.png", "fig7-max-queue.png", "fig8-mean-queue.png", "fig9-delay.png", "fig10-goodput.png"):
-        assert (out / "figures" / f).exists(), f
+    check_reproduction_contract(out, doc, "hgrcp", ("fig6-queue.png", "fig7-max-queue.png", "fig8-mean-queue.png",
+                                                    "fig9-delay.png", "fig10-goodput.png"))
 
 
 def test_every_printed_number_has_a_row_and_table4_is_theory(quick):

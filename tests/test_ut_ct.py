@@ -30,23 +30,55 @@ def test_presets_are_what_the_generator_writes():
             assert f"ut-ct/maxmin-case{case}-{kind}" in names
 
 
-def greedy(preset: str) -> dict:
-    """A preset with greedy TCP sources instead of sessions."""
+def greedy(preset: str, duration: str = "3s", measure_from: str = "1s") -> dict:
+    """A preset with greedy TCP sources instead of sessions: the bottleneck is always loaded."""
     s = ccsim.resolve(preset)
     for c in s["connection"]:
         c.pop("sessions", None)
-    s["run"] = {"duration": "3s", "measure_from": "1s"}
+    s["run"] = {"duration": duration, "measure_from": measure_from}
     return s
+
+
+def bottleneck(s: dict) -> tuple[float, float, float]:
+    """Utilisation and mean queue of switch 1's output, and the cell-weighted mean CTD (ms)."""
+    link = next(l for l in s["links"] if l["name"] == "SW1-SW2 (SW1->SW2)")
+    port = next(p for p in s["ports"] if p["name"] == "SW1->SW2")
+    cs = s["connections"]
+    ctd = sum(c["ctd_mean_ms"] * c["ctd_cells"] for c in cs) / sum(c["ctd_cells"] for c in cs)
+    return link["utilization"], port["mean_queue_cells"], ctd
 
 
 def test_ut_reaches_its_target_with_a_short_queue_under_greedy_tcp():
     """UT aims the bottleneck at rho_T = 0.9: with ten greedy sources on case 1's DS3 its output runs
     near 0.9 and its queue stays a few cells (seed 004 Table III's order of magnitude)."""
-    s = ccsim.run(greedy("ut-ct/two-node-case1-ut")).summary()
-    link = next(l for l in s["links"] if l["name"] == "SW1-SW2 (SW1->SW2)")
-    port = next(p for p in s["ports"] if p["name"] == "SW1->SW2")
-    assert 0.8 < link["utilization"] < 0.95, link
-    assert port["mean_queue_cells"] < 20, port
+    util, queue, _ = bottleneck(ccsim.run(greedy("ut-ct/two-node-case1-ut")).summary())
+    assert 0.8 < util < 0.95, util
+    assert queue < 20, queue
+
+
+@pytest.mark.parametrize("case", [3, 5])
+def test_under_load_ct_queues_and_delays_far_exceed_uts(case):
+    """The seed's Figs. 4-5 where the bottleneck is loaded (greedy sources, long-delay DS3 cases): UT
+    holds its target with a mean CTD near the one-way propagation delay; CT with bandwidth-delay
+    allocations fills its larger allocations: queues ten times UT's and a larger delay."""
+    ut = bottleneck(ccsim.run(greedy(f"ut-ct/two-node-case{case}-ut", "6s", "2s")).summary())
+    ct = bottleneck(ccsim.run(greedy(f"ut-ct/two-node-case{case}-ct-bdp", "6s", "2s")).summary())
+    one_way_ms = {3: 12.5, 5: 25.0}[case]
+    assert 0.85 < ut[0] < 0.95, ut
+    assert one_way_ms < ut[2] < 1.3 * one_way_ms, ut
+    assert ct[1] > 10 * ut[1] and ct[2] > 2 * ut[2], (ut, ct)
+
+
+def test_bad_session_and_credit_settings_are_refused_by_field():
+    s = ccsim.resolve("ut-ct/two-node-case1-ct-bdp")
+    s["connection"][0]["sessions"] = {"burst": {"shape": 1.0}}
+    with pytest.raises(ccsim.ScenarioError, match=r"^connection\[0\]\.sessions\.burst\.shape"):
+        ccsim.run(s)
+    ip = {"name": "t", "run": {"duration": "1s"}, "router": [{"name": "R1"}, {"name": "R2"}],
+          "link": [{"between": ["R1", "R2"]}], "connection": [{"name": "T", "route": ["R1", "R2"]}],
+          "credit": {"policy_limit": 100}}
+    with pytest.raises(ccsim.ScenarioError, match=r"^connection\[0\]\.route\[0\]: 'R1' is an IP router"):
+        ccsim.run(ip)
 
 
 def test_water_filling_and_fairness_arithmetic():
@@ -64,13 +96,11 @@ def quick(tmp_path_factory):
 
 
 def test_quick_reproduction_contract_and_figures(quick):
+    from .conftest import check_reproduction_contract
+
     out, doc = quick
-    assert doc["paper"] == "ut-ct" and doc["mode"] == "quick"
-    for key in ("paper_numbers", "paper_within_tolerance", "wall_s", "report", "runs"):
-        assert key in doc
-    for f in ("fig3a-goodput.png", "fig3b-fairness.png", "fig4-queue.png", "fig5-ctd.png", "fig6-ctd-timeout.png",
-              "fig7-maxmin-utilization.png", "fig8-maxmin-ctd.png"):
-        assert (out / "figures" / f).exists(), f
+    check_reproduction_contract(out, doc, "ut-ct", ("fig3a-goodput.png", "fig3b-fairness.png", "fig4-queue.png", "fig5-ctd.png",
+                                                    "fig6-ctd-timeout.png", "fig7-maxmin-utilization.png", "fig8-maxmin-ctd.png"))
     compared = json.loads((out / "compared.json").read_text())
     rows = compared["numbers"]
     data = ut_ct.load_data()
@@ -79,6 +109,7 @@ def test_quick_reproduction_contract_and_figures(quick):
     assert [r["paper"] for r in table3 if r["quantity"].startswith("mean")] == data["table3"]["mean"]
     assert all(r["ok"] is None for r in rows), "numbers carry no tolerance of ccsim's choosing"
     assert len(compared["statements"]) == 8
+    assert compared["credit_overflows"] == 0, "a CT receiver held more than its Policy_Limit"
     # the timeout-avoiding search ran for cases 2, 4, 6 and stayed within [N2, BDP]
     assert set(compared["timeout_sizing"]["policy_limit"]) == {"2", "4", "6"}
     assert all(l >= 32 for l in compared["timeout_sizing"]["policy_limit"].values())

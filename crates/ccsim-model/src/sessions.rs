@@ -241,7 +241,8 @@ mod tests {
         RngStream::new(StreamKey { seed: 7, replication: 0, component: c, purpose: 0 })
     }
 
-    fn seed004() -> SessionParams {
+    /// Seed 004's parameters with the burst minimum read as bits (250 000 bytes).
+    fn seed004_bits() -> SessionParams {
         SessionParams {
             rate: 0.014,
             nitems: NitemsMode::Tcplib,
@@ -257,7 +258,7 @@ mod tests {
     /// discrete distribution; a million samples agree within their sampling error.
     #[test]
     fn the_tcplib_table_is_reproduced_in_both_readings() {
-        let p = seed004();
+        let p = seed004_bits();
         assert!((p.mean_bursts() - 6.71).abs() < 0.01, "{}", p.mean_bursts());
         let d = SessionParams { nitems: NitemsMode::Discrete, ..p };
         assert!((d.mean_bursts() - 7.81).abs() < 0.01, "{}", d.mean_bursts());
@@ -285,14 +286,14 @@ mod tests {
     #[test]
     fn gaps_and_bursts_have_their_distributions_means() {
         let n = 400_000;
-        let mut s = SessionSource::new(SessionParams { gap_sigma: 1.0, ..seed004() }, rng(3), SimTime::ZERO);
+        let mut s = SessionSource::new(SessionParams { gap_sigma: 1.0, ..seed004_bits() }, rng(3), SimTime::ZERO);
         let gaps: Vec<f64> = (0..n).map(|_| s.gap().as_secs_f64()).collect();
         let mean = gaps.iter().sum::<f64>() / n as f64;
         let want = (4f64.ln() + 0.5).exp();
         let sd = ((1f64.exp() - 1.0) * (2.0 * 4f64.ln() + 1.0).exp()).sqrt();
         assert!((mean - want).abs() < 5.0 * sd / (n as f64).sqrt(), "gap {mean} vs {want}");
         // Pareto 1.2 has no variance: truncate at 100 x_m to test the mean of what is drawn.
-        let p = SessionParams { burst_max_bytes: Some(25_000_000.0), ..seed004() };
+        let p = SessionParams { burst_max_bytes: Some(25_000_000.0), ..seed004_bits() };
         let mut s = SessionSource::new(p, rng(4), SimTime::ZERO);
         let sizes: Vec<f64> = (0..n).map(|_| s.burst_bytes() as f64).collect();
         let mean = sizes.iter().sum::<f64>() / n as f64;
@@ -305,7 +306,7 @@ mod tests {
     /// and a gap; it ends after its last.
     #[test]
     fn a_session_writes_a_burst_per_acknowledged_burst_and_gap() {
-        let p = SessionParams { rate: 1.0, ..seed004() };
+        let p = SessionParams { rate: 1.0, ..seed004_bits() };
         let mut s = SessionSource::new(p, rng(5), SimTime::ZERO);
         let t0 = s.next_wake();
         let first = s.on_wake(t0);
@@ -327,16 +328,16 @@ mod tests {
         s.on_acked(t, s.written);
         assert_eq!(s.active(), 0, "the session ended after its {bursts} bursts");
         assert!(s.written > acked);
-        // Offered load of seed 004's sources [RECON: x_m in bits]: about 1.13 Mb/s.
-        assert!((seed004().offered_bps() / 1e6 - 1.127).abs() < 0.01, "{}", seed004().offered_bps());
+        // Offered load per source with the minimum read as bits (250 kB): about 1.13 Mb/s.
+        assert!((seed004_bits().offered_bps() / 1e6 - 1.127).abs() < 0.01, "{}", seed004_bits().offered_bps());
     }
 
     #[test]
     fn infinite_means_and_bad_parameters_are_refused_by_field() {
-        assert_eq!(SessionParams { burst_shape: 1.0, ..seed004() }.check().unwrap_err().0, "burst.shape");
-        assert!(SessionParams { burst_shape: 1.0, burst_max_bytes: Some(1e7), ..seed004() }.check().is_ok());
-        assert_eq!(SessionParams { rate: 0.0, ..seed004() }.check().unwrap_err().0, "rate");
-        assert_eq!(SessionParams { gap_sigma: -1.0, ..seed004() }.check().unwrap_err().0, "gap");
-        assert!(seed004().check().is_ok());
+        assert_eq!(SessionParams { burst_shape: 1.0, ..seed004_bits() }.check().unwrap_err().0, "burst.shape");
+        assert!(SessionParams { burst_shape: 1.0, burst_max_bytes: Some(1e7), ..seed004_bits() }.check().is_ok());
+        assert_eq!(SessionParams { rate: 0.0, ..seed004_bits() }.check().unwrap_err().0, "rate");
+        assert_eq!(SessionParams { gap_sigma: -1.0, ..seed004_bits() }.check().unwrap_err().0, "gap");
+        assert!(seed004_bits().check().is_ok());
     }
 }

@@ -227,6 +227,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("policy_limit_cells".into(), json!(c.params().policy_limit));
                 m.insert("bsu_sent".into(), json!(c.stats.bsu_sent));
                 m.insert("bsc_sent".into(), json!(c.stats.bsc_sent));
+                m.insert("bsc_recovered_cells".into(), json!(c.stats.cells_recovered));
             }
             v
         })

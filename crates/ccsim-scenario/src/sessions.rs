@@ -2,7 +2,7 @@
 //! connection's `sessions = { ... }` table makes its application write bursts of sessions instead
 //! of a greedy transfer. Every constant of the seed is a field with the seed's value as default;
 //! the readings the seed leaves open are named: rates per source and per second, the gap in
-//! seconds, the burst minimum in bytes (2 × 10^6 bits).
+//! seconds, the burst minimum in bytes (2 × 10^6 bytes; `"250000B"` is the bits reading).
 
 use crate::units::Bytes;
 use ccsim_model::sessions::{NitemsMode, SessionParams};
@@ -52,7 +52,7 @@ pub struct BurstSpec {
     /// Pareto shape (seed 004: 1.2).
     #[serde(default = "BurstSpec::shape")]
     pub shape: f64,
-    /// Pareto minimum (seed 004: 2 × 10^6, read as bits: 250 000 bytes).
+    /// Pareto minimum (seed 004: 2 × 10^6, read as bytes; the bits reading is 250 000 bytes).
     #[serde(default = "BurstSpec::min")]
     pub min: Bytes,
     /// Truncation (default none: infinite variance).
@@ -101,7 +101,7 @@ impl BurstSpec {
         1.2
     }
     fn min() -> Bytes {
-        Bytes(250_000)
+        Bytes(2_000_000)
     }
 }
 

@@ -33,8 +33,8 @@ DATA_FILE = Path(__file__).parent / "data" / "ut-ct.toml"
 CASES = [1, 2, 3, 4, 5, 6]
 MAXMIN = [1, 2, 3]
 KINDS = ["ut", "ct-table3", "ct-bdp", "ct-timeout"]
-# The sensitivity checks: their overrides (None: the data file's bytes reading of the burst minimum).
-SENSITIVITY = {"bytes": {"connection[0].sessions.burst.min": None}, "block": {"defaults.adapter_full": "block"}}
+# The sensitivity checks: their overrides (None: the data file's bits reading of the burst minimum).
+SENSITIVITY = {"bits": {"connection[0].sessions.burst.min": None}, "block": {"defaults.adapter_full": "block"}}
 # Cells per TCP segment behind the adapter (1496 + 40 + 8 + 8 bytes in 48-byte payloads).
 SEGMENT_CELLS, MSS = 33, 1496
 
@@ -82,6 +82,8 @@ def measure(s: dict[str, Any], window_s: float, pdu: int) -> dict[str, Any]:
         "goodput_mbps": s["goodput_mbps_total"],
         "offered_mbps": sum(c.get("app_bytes_window", 0) for c in conns) * 8 / window_s / 1e6,
         "drops": sum(c["drops"] for c in conns),
+        # A CT receiver never holds more than Policy_Limit cells of a connection (checked in every run).
+        "credit_overflows": sum(p.get("credit_overflows", 0) for p in s["ports"]),
     }
     if "SW1-SW2 (SW1->SW2)" in links:
         line = links["SW1-SW2 (SW1->SW2)"]["rate_mbps"] * 1e6
@@ -143,25 +145,26 @@ def _seconds(text: str) -> float:
     return sec(text)
 
 
-def timeout_search(r: Runner, case: int, data: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
-    """The largest Policy_Limit (one value on every hop) whose runs keep every connection's 99.9th
-    percentile packet-to-ACK time below the limit, by bisection between N2 and the BDP sizing's
-    largest allocation (seed 1); returns it and the probes."""
-    bdp = r.run([(f"two-node-case{case}-ct-bdp", {})])[0][0]
-    hi = max(32, int(bdp["buffer_allocated_cells"] / (10 if case % 2 else 100)))
-    lo, probes = 32, []
+def timeout_search(r: Runner, cases: list[int], data: dict[str, Any]) -> dict[int, tuple[int, list[dict[str, Any]]]]:
+    """Per case, the largest Policy_Limit (one value on every hop) whose run keeps every connection's
+    99.9th percentile packet-to-ACK time below the limit, by bisection between N2 and the BDP
+    sizing's allocation per connection (seed 1); the cases' probes run side by side. Returns each
+    case's limit and its probes."""
+    bdp = dict(zip(cases, (runs[0] for runs in r.run([(f"two-node-case{c}-ct-bdp", {}) for c in cases]))))
+    sources = {c: 10 if c % 2 else 100 for c in cases}
+    bounds = {c: [32, max(32, int(bdp[c]["buffer_allocated_cells"] / sources[c]))] for c in cases}
+    probes: dict[int, list[dict[str, Any]]] = {c: [] for c in cases}
     for _ in range(data["search_steps"]):
-        if hi - lo <= 1:
+        todo = [c for c in cases if bounds[c][1] - bounds[c][0] > 1]
+        if not todo:
             break
-        mid = (lo + hi) // 2
-        sets = {"credit.sizing": "fixed", "credit.policy_limit": mid}
-        m = _one((f"two-node-case{case}-ct-timeout", 1, {**r.sets, **sets}, r.window_s, r.pdu))
-        probes.append({"policy_limit": mid, "ack_time_p999_ms": m["ack_time_p999_ms"]})
-        if m["ack_time_p999_ms"] < data["ack_time_limit_ms"]:
-            lo = mid
-        else:
-            hi = mid
-    return lo, probes
+        mids = {c: (bounds[c][0] + bounds[c][1]) // 2 for c in todo}
+        args = [(f"two-node-case{c}-ct-timeout", 1, {**r.sets, "credit.sizing": "fixed", "credit.policy_limit": mids[c]},
+                 r.window_s, r.pdu) for c in todo]
+        for c, m in zip(todo, r.pool.map(_one, args)):
+            probes[c].append({"policy_limit": mids[c], "ack_time_p999_ms": m["ack_time_p999_ms"]})
+            bounds[c][0 if m["ack_time_p999_ms"] < data["ack_time_limit_ms"] else 1] = mids[c]
+    return {c: (bounds[c][0], probes[c]) for c in cases}
 
 
 def run_all(data: dict[str, Any], quick: bool, workers: int, progress: bool) -> dict[str, Any]:
@@ -171,19 +174,17 @@ def run_all(data: dict[str, Any], quick: bool, workers: int, progress: bool) -> 
     jobs += [(f"maxmin-case{c}-{k}", {}) for c in MAXMIN for k in ("ut", "ct-bdp")]
     for (preset, _), runs in zip(jobs, r.run(jobs)):
         res[preset] = runs
-    for c in CASES:
-        if c % 2 == 0:
-            limit, probes = timeout_search(r, c, data)
-            res["limits"][c], res["probes"][c] = limit, probes
-            extra = {"credit.sizing": "fixed", "credit.policy_limit": limit}
-        else:
-            extra = {}
-        res[f"two-node-case{c}-ct-timeout"] = r.run([(f"two-node-case{c}-ct-timeout", extra)])[0]
-    # Sensitivity checks with fewer replications: the burst minimum read as bytes (overload), and
+    for c, (limit, probes) in timeout_search(r, [c for c in CASES if c % 2 == 0], data).items():
+        res["limits"][c], res["probes"][c] = limit, probes
+    jobs = [(f"two-node-case{c}-ct-timeout", {"credit.sizing": "fixed", "credit.policy_limit": res["limits"][c]} if c in res["limits"] else {})
+            for c in CASES]
+    for (preset, _), runs in zip(jobs, r.run(jobs)):
+        res[preset] = runs
+    # Sensitivity checks with fewer replications: the burst minimum read as bits (a light load), and
     # adapters that hold PDUs back instead of dropping them.
     extra = Runner(data, quick, workers, progress, reps=1 if quick else data["sensitivity_replications"])
     for tag, sets in SENSITIVITY.items():
-        over = {k: data["bytes_reading_min"] if v is None else v for k, v in sets.items()}
+        over = {k: data["bits_reading_min"] if v is None else v for k, v in sets.items()}
         jobs = [(f"two-node-case{c}-{k}", over) for c in CASES for k in ("ut", "ct-bdp")]
         for (preset, _), runs in zip(jobs, extra.run(jobs)):
             res[f"{tag}:{preset}"] = runs
@@ -274,7 +275,7 @@ def statements(res: dict[str, Any], data: dict[str, Any]) -> list[dict[str, Any]
 def sensitivity(res: dict[str, Any]) -> list[dict[str, Any]]:
     """The seed's queue, delay and timeout findings again under each other reading (not counted)."""
     out = []
-    for tag, label in (("bytes", "the burst minimum in bytes"), ("block", "blocking adapters")):
+    for tag, label in (("bits", "the burst minimum in bits"), ("block", "blocking adapters")):
         m = lambda preset, key: _stats(res[f"{tag}:{preset}"], key)[0]  # noqa: E731
         pair = lambda key: {c: (m(f"two-node-case{c}-ut", key), m(f"two-node-case{c}-ct-bdp", key)) for c in CASES}  # noqa: E731
         q, d, u, t = pair("mean_queue"), pair("ctd_mean_ms"), pair("utilization"), pair("timeout_retransmits")
@@ -356,7 +357,9 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     claims = statements(res, data)
     checks = sensitivity(res)
     figures = _figures(res, out / "figures")
-    (out / "compared.json").write_text(json.dumps({"numbers": rows, "statements": claims, "sensitivity": checks, "timeout_sizing": {
+    overflows = sum(r.get("credit_overflows", 0) for v in res.values() if isinstance(v, list) for r in v)
+    (out / "compared.json").write_text(json.dumps({"numbers": rows, "statements": claims, "sensitivity": checks,
+                                                   "credit_overflows": overflows, "timeout_sizing": {
         "policy_limit": res["limits"], "probes": res["probes"]}}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     mode = "quick" if quick else "full"
     intro = (f"{mode} run: {res['n_runs']} runs ({res['reps']} independent seeds per setting) in "
@@ -365,7 +368,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     cols = [("table", "table"), ("setting", "setting"), ("quantity", "quantity"), ("paper", "paper"), ("ccsim", "ccsim (mean)"),
             ("min", "min"), ("max", "max"), ("note", "note")]
     page = C.report_page(TITLE, intro, [("The seed's findings", C.html_table(claims, [("statement", "the seed says"), ("ccsim", "ccsim"), ("ok", "holds")])),
-                                        ("Other readings: the burst minimum in bytes, blocking adapters (not counted)",
+                                        ("Other readings: the burst minimum in bits, blocking adapters (not counted)",
                                          C.html_table(checks, [("statement", "statement"), ("ccsim", "ccsim"), ("ok", "holds")])),
                                         ("Numbers", C.html_table(rows, cols))], figures)
     (out / "index.html").write_text(page, encoding="utf-8")

@@ -97,6 +97,20 @@ impl QueueStats {
 mod tests {
     use super::*;
 
+    /// `Port::cell_time` bounds every cell's transmission time from above, also when the rate makes
+    /// it a fraction of a picosecond (CT's control cells rely on it to arrive after the data sent
+    /// before them).
+    #[test]
+    fn cell_time_is_never_shorter_than_a_transmission() {
+        for rate in [10_000_000u64, 40_704_000, 149_760_000, 25_000_000] {
+            let port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), rate, SimDuration::ZERO, 10, 1, None, true);
+            let mut clock = TxClock::new(rate);
+            let longest = (0..10_000).map(|_| clock.tx_time(CELL_BITS)).max().unwrap();
+            assert!(port.cell_time() >= longest, "{rate} b/s: {:?} < {:?}", port.cell_time(), longest);
+            assert!(port.cell_time().as_ps() - longest.as_ps() <= 1);
+        }
+    }
+
     /// The FIFO bookkeeping (a cell's whole stay at admission, the rest taken back while it is
     /// queued) integrates the same queue length as recording every change.
     #[test]
@@ -233,9 +247,12 @@ impl Port {
         self.clock.bits_per_sec()
     }
 
-    /// The time one cell takes on the link (to the picosecond, rounded down).
+    /// The time one cell takes on the link, rounded up to the picosecond: never shorter than a
+    /// transmission (the transmitter's clock spreads the fraction, taking one picosecond more now
+    /// and then).
     pub fn cell_time(&self) -> SimDuration {
-        SimDuration::from_ps((CELL_BITS as u128 * ccsim_engine::PS_PER_SEC as u128 / self.rate_bps() as u128) as u64)
+        let ps = CELL_BITS as u128 * ccsim_engine::PS_PER_SEC as u128;
+        SimDuration::from_ps(ps.div_ceil(self.rate_bps() as u128) as u64)
     }
 
     /// Link capacity in cells per second.

@@ -193,13 +193,13 @@ impl WorldBuilder {
 
     /// A VC's forward route is credit-controlled (CT) if every port of it is: each port after
     /// the first is the receive buffer of the hop before it and checks that hop's Policy_Limit.
-    fn link_credit_hops(&mut self, route: &[PortId]) -> bool {
+    fn link_credit_hops(&mut self, vc: VcId, route: &[PortId]) -> bool {
         if !route.iter().all(|p| self.ports[p.index()].credit().is_some()) {
             return false;
         }
         for pair in route.windows(2) {
             let limit = self.ports[pair[0].index()].credit().expect("checked").params().policy_limit;
-            self.ports[pair[1].index()].credit_mut().expect("checked").set_limit_in(limit);
+            self.ports[pair[1].index()].credit_mut().expect("checked").set_limit_in(vc, limit);
         }
         true
     }
@@ -292,7 +292,7 @@ impl WorldBuilder {
                 self.ports[p.index()].set_vc_weight(id, mcr);
             }
         }
-        let credit = self.link_credit_hops(&s.fwd_ports);
+        let credit = self.link_credit_hops(id, &s.fwd_ports);
         if credit {
             self.ports[s.fwd_ports[0].index()].credit_mut().expect("checked").stamp_heads = true;
         }

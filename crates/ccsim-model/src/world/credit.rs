@@ -40,7 +40,9 @@ impl World {
     }
 
     /// A BSU or BSC of the hop out of port `p` leaves now; it takes effect one cell time and the
-    /// link's propagation delay later [RECON].
+    /// link's propagation delay later [RECON]. A BSC thus arrives after every cell sent before it
+    /// (never before: `Port::cell_time` rounds up, and arrivals run before credit events at the
+    /// same picosecond), so the receiver's count of lost cells is exact.
     fn credit_send(&mut self, p: PortId, msg: Control) {
         let port = &mut self.ports[p.index()];
         let at = self.now + port.delay + port.cell_time();

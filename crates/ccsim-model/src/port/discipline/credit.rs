@@ -83,6 +83,10 @@ struct Conn {
     ringed: bool,
     /// When its last cell left the queue (a source adapter's head-of-queue stamps).
     last_pop: SimTime,
+    /// The Policy_Limit of its hop into this port's node (`None`: that hop is not credit-controlled):
+    /// this port's queue is that hop's receive buffer. Per connection: connections reach a port
+    /// over different hops.
+    limit_in: Option<u32>,
 }
 
 /// Counters of a credit-controlled port.
@@ -99,8 +103,6 @@ pub struct CreditStats {
 #[derive(Clone, Debug)]
 pub struct Credit {
     p: CreditParams,
-    /// The Policy_Limit of the hop into this port's node (`None`: that hop is not credit-controlled).
-    limit_in: Option<u32>,
     conns: Vec<Conn>,
     /// Connection of each VC (by VC index; `NONE`: none yet).
     slot: Vec<u32>,
@@ -126,7 +128,6 @@ impl Credit {
     pub fn new(p: CreditParams) -> Self {
         Credit {
             p,
-            limit_in: None,
             conns: Vec::new(),
             slot: Vec::new(),
             ring: VecDeque::new(),
@@ -143,10 +144,11 @@ impl Credit {
         &self.p
     }
 
-    /// The hop into this port's node is credit-controlled with this Policy_Limit: this port's
-    /// queues are its receive buffer (the overflow check).
-    pub fn set_limit_in(&mut self, limit: u32) {
-        self.limit_in = Some(limit);
+    /// Connection `vc`'s hop into this port's node is credit-controlled with this Policy_Limit:
+    /// its queue here is that hop's receive buffer (the overflow check).
+    pub fn set_limit_in(&mut self, vc: VcId, limit: u32) {
+        let k = self.conn_of(vc);
+        self.conns[k as usize].limit_in = Some(limit);
     }
 
     fn conn_of(&mut self, vc: VcId) -> u32 {
@@ -156,7 +158,7 @@ impl Credit {
         }
         if self.slot[i] == NONE {
             self.slot[i] = self.conns.len() as u32;
-            self.conns.push(Conn { vc, queue: VecDeque::new(), held: 0, tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, ringed: false, last_pop: SimTime::ZERO });
+            self.conns.push(Conn { vc, queue: VecDeque::new(), held: 0, tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, ringed: false, last_pop: SimTime::ZERO, limit_in: None });
         }
         self.slot[i]
     }
@@ -304,7 +306,7 @@ impl HeldOrder for Credit {
         let c = &mut self.conns[k as usize];
         c.queue.push_back(cell);
         c.held += 1;
-        if self.limit_in.is_some_and(|l| c.held > l) {
+        if c.limit_in.is_some_and(|l| c.held > l) {
             self.stats.overflows += 1;
         }
         self.ring_if_ready(k);
@@ -423,7 +425,11 @@ mod tests {
     #[test]
     fn the_receiver_side_counts_cells_held_beyond_the_upstream_limit() {
         let mut c = Credit::new(params(4, 100));
-        c.set_limit_in(3);
+        c.set_limit_in(VcId(0), 3);
+        c.set_limit_in(VcId(1), 10);
+        for n in 0..4 {
+            c.hold(cell(1, n));
+        }
         for n in 0..4 {
             c.hold(cell(0, n));
         }
