@@ -15,16 +15,11 @@ use std::path::PathBuf;
 const DURATION: &str = "60ms";
 /// IP presets run at 10 Mb/s with round trips near 60 ms: they need longer to show anything.
 const IP_DURATION: &str = "5s";
-/// Seed 004's sources start a session every 71 s on average: a few of its hundred have by 10 s.
-const SESSION_DURATION: &str = "10s";
-
 fn duration(name: &str) -> &'static str {
     if name.starts_with("ficcrd/") || name.starts_with("hgrcp/") {
         IP_DURATION
-    } else if name.starts_with("ut-ct/") {
-        SESSION_DURATION
     } else {
-        DURATION
+        test_duration(name, DURATION)
     }
 }
 

@@ -12,7 +12,7 @@ fn every_preset_runs_conserves_and_is_deterministic() {
     let all = presets();
     assert!(all.len() >= 6, "presets missing: {:?}", all.iter().map(|p| &p.0).collect::<Vec<_>>());
     for (name, text) in all {
-        let short = [("run.duration", Value::from("60ms")), ("run.measure_from", Value::Null)];
+        let short = [("run.duration", Value::from(test_duration(&name, "60ms"))), ("run.measure_from", Value::Null)];
         let a = run(&text, &short);
         let b = run(&text, &short);
         assert_eq!(a["scenario"], name.as_str(), "preset name must match its path");
