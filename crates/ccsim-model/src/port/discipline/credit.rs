@@ -114,6 +114,8 @@ pub struct Credit {
     control: VecDeque<(SimTime, Control)>,
     /// The next round of BSCs (moved to T_BSC after the first send when it is past).
     next_bsc: SimTime,
+    /// A connection has sent: BSC rounds run from then on.
+    sent: bool,
     /// The time of the pending `Credit` event (a later one supersedes it).
     pub event_at: Option<SimTime>,
     /// A source adapter: each data cell arrives stamped with the time it was queued and leaves
@@ -134,6 +136,7 @@ impl Credit {
             free: VecDeque::new(),
             control: VecDeque::new(),
             next_bsc: SimTime::ZERO + p.t_bsc,
+            sent: false,
             event_at: None,
             stamp_heads: false,
             stats: CreditStats::default(),
@@ -265,7 +268,7 @@ impl Credit {
     /// When this port's credit machinery next needs an event: its next control cell or BSC round
     /// (none before any connection has sent).
     pub fn next_due(&self) -> Option<SimTime> {
-        let bsc = self.conns.iter().any(|c| c.tx > 0).then_some(self.next_bsc);
+        let bsc = self.sent.then_some(self.next_bsc);
         match (self.control.front().map(|&(t, _)| t), bsc) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -323,6 +326,7 @@ impl HeldOrder for Credit {
         if self.next_bsc < now {
             self.next_bsc = now + self.p.t_bsc;
         }
+        self.sent = true;
         if self.stamp_heads {
             // It became the head when it was queued or when the cell before it left.
             cell.stamp(cell.stamped_at().max(c.last_pop));
