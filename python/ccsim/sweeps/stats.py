@@ -1,7 +1,7 @@
 """Output analysis: warm-up deletion (MSER-5), confidence intervals by batch means within a run
 and by independent replications across runs, and the sequential stopping rule of seed 000.
 
-The procedure is the one fixed in ``shared/reference/traffic-and-stats.md`` §4 (Law & Kelton;
+The procedure is the one docs/sweeps.md describes (sequential batch means after Law & Kelton;
 Pawlikowski 1990; White's MSER, 1997). Everything here is plain numpy so it can be tested on
 synthetic series of known variance; ``run_to_precision`` wires the stopping rule to real runs.
 
