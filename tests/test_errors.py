@@ -41,6 +41,8 @@ CASES = [
     ("zero rate", _mutated("link[0].rate", "0Mbps"), "link[0].rate", "must be > 0"),
     ("negative rate", _mutated("defaults.link_rate", "-5Mbps"), "defaults.link_rate", "negative"),
     ("unknown unit", _mutated("link[0].delay", "5 fortnights"), "link[0].delay", "unknown time unit"),
+    ("certain loss", _mutated("link[0].loss", 1.0), "link[0].loss", "must be a probability in [0, 1)"),
+    ("negative loss", _mutated("link[0].loss", -0.1), "link[0].loss", "must be a probability in [0, 1)"),
     ("route over a missing link", _missing_link(), "source[1].route[1]", "no link between 'SW1' and 'SW3'"),
     ("duplicate names", _mutated("source[1].name", "S1"), "source[1].name", "duplicate name 'S1'"),
     ("empty route", _mutated("source[0].route", []), "source[0].route", "must name at least one switch"),

@@ -26,6 +26,8 @@ const STREAM_BACKGROUND: u64 = 3;
 const STREAM_RED: u64 = 4;
 /// Purpose tag of a connection's application sessions (seed 004's traffic model).
 const STREAM_SESSIONS: u64 = 5;
+/// Loss on a link (`link.loss`), per port.
+const STREAM_LINK_LOSS: u64 = 6;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
@@ -224,6 +226,10 @@ pub fn build(s: &Scenario) -> World {
         for (x, y) in [(a, b), (b, a)] {
             let to = w.nodes[y.as_str()];
             let p = w.switch_port(format!("{x}->{y}"), link.clone(), x, to, rate, delay);
+            if let Some(loss) = l.loss {
+                let rng = w.b.stream(p.0 as u64, STREAM_LINK_LOSS);
+                w.b.set_link_loss(p, loss, rng);
+            }
             w.trunk.insert((x.clone(), y.clone()), p);
         }
     }

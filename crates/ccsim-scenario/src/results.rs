@@ -220,6 +220,10 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("forward_rds".into(), json!(c.forward_rds));
                 m.insert("backward_rds".into(), json!(c.backward_rds));
             }
+            // Faults: what the link lost (only on links that lose).
+            if let Some(l) = &port.loss {
+                v.as_object_mut().expect("an object").insert("link_losses".into(), json!(l.lost));
+            }
             // Controlled Transfer: this hop's credit counters (docs/models/credit.md).
             if let Some(c) = port.credit() {
                 let m = v.as_object_mut().expect("an object");

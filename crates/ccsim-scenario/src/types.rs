@@ -191,6 +191,11 @@ pub struct LinkSpec {
     pub rate: Option<Rate>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay: Option<Duration>,
+    /// Fault injection: the probability that a cell (or, between routers, a packet) crossing
+    /// the link, in either direction, is lost on the wire (after its transmission and
+    /// propagation). Each direction draws from its own random stream. Default: none lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<f64>,
 }
 
 /// Rate and delay of a host's own link to its switch.

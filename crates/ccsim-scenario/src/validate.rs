@@ -119,6 +119,9 @@ pub fn validate(s: &Scenario) -> R {
         if l.rate.is_some_and(|r| r.bps() < 1.0) {
             return err(format!("{p}.rate"), "must be > 0");
         }
+        if l.loss.is_some_and(|x| !(0.0..1.0).contains(&x)) {
+            return err(format!("{p}.loss"), "must be a probability in [0, 1)");
+        }
     }
     if s.source.is_empty() && s.connection.is_empty() {
         return err("source", "a scenario needs at least one source or connection");

@@ -285,6 +285,15 @@ fn windowed_and_single_queue_runs_agree_with_background_traffic() {
     assert_windowed_matches_single_queue("parking-lot-3 + VBR", &text, None, "150ms");
 }
 
+/// Windows with a lossy link (fault injection): each direction's losses come from its own
+/// stream, drawn in its arrivals' order, which both modes share.
+#[test]
+fn windowed_and_single_queue_runs_agree_with_link_losses() {
+    let text = preset("abr-benchmarks/parking-lot-3").replacen("[[link]]\n", "[[link]]\nloss = 0.01\n", 1);
+    assert!(text.contains("loss = 0.01"));
+    assert_windowed_matches_single_queue("parking-lot-3 + loss", &text, None, "150ms");
+}
+
 /// The engine picks windows for WAN worlds without TCP, the single queue otherwise, and says
 /// why a world cannot run in windows.
 #[test]

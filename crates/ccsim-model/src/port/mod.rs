@@ -15,16 +15,19 @@
 //! they transmit (`discipline/`, whose module doc is the contract every discipline follows).
 //!
 //! Rooms: `ring.rs` (the rings pipes and tokens live in), `buffer.rs` (capacity and books),
-//! `policy/` (who may enter), `discipline/` (who leaves when), `red.rs` (RED on IP ports).
+//! `policy/` (who may enter), `discipline/` (who leaves when), `red.rs` (RED on IP ports),
+//! `loss.rs` (items lost on the link).
 
 mod buffer;
 pub mod discipline;
+mod loss;
 pub mod policy;
 mod red;
 mod ring;
 
 pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
 pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, Credit, CreditParams, CreditStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority};
+pub use loss::LinkLoss;
 pub use ring::Ring;
 pub use red::{Red, RedParams};
 pub use policy::AnyBufferPolicy;
@@ -192,6 +195,8 @@ pub struct Port {
     pub scheme: Option<AnyAbrSwitch>,
     /// Random Early Detection on a packet port.
     pub red: Option<Red>,
+    /// Loss on the link (faults); `None`: every item arrives.
+    pub loss: Option<Box<LinkLoss>>,
     /// IP congestion control of a router port (FICCRD's MAPR/DPF), fed by RD packets.
     pub control: Option<crate::ip::AnyIpControl>,
     pub name: String,
@@ -233,6 +238,7 @@ impl Port {
             departed_bits: 0,
             packets: false,
             red: None,
+            loss: None,
             control: None,
             lazy_sink: false,
             sink_rm: 0,

@@ -174,6 +174,11 @@ impl WorldBuilder {
         self.vcs[v.index()].abr = true;
     }
 
+    /// Items crossing port `p`'s link are lost with probability `probability` (faults).
+    pub fn set_link_loss(&mut self, p: PortId, probability: f64, rng: RngStream) {
+        self.ports[p.index()].loss = Some(Box::new(crate::port::LinkLoss::new(probability, rng)));
+    }
+
     pub fn add_port(&mut self, s: PortSpec) -> PortId {
         let at_switch = self.nodes[s.from.index()].kind.in_network();
         let mut port =
@@ -321,7 +326,8 @@ impl WorldBuilder {
         assert_eq!(self.vcs.len(), self.n_vcs, "fewer VCs than announced to WorldBuilder::new");
         // An event's tie holds its component in 24 bits.
         assert!(self.ports.len() < 1 << 24 && self.vcs.len() < 1 << 24, "more than 2^24 ports or VCs");
-        let arrive_kind = self.ports.iter().map(|p| self.nodes[p.to.index()].kind).collect();
+        let arrive_kind =
+            self.ports.iter().map(|p| if p.loss.is_some() { NodeKind::LossyLink } else { self.nodes[p.to.index()].kind }).collect();
         let mut node_gateway = vec![super::node::NO_GATEWAY; self.nodes.len()];
         for (g, (node, _)) in self.gateways.iter().enumerate() {
             node_gateway[node.index()] = g as u32;

@@ -34,9 +34,20 @@ impl World {
     /// Generates the emissions of lazy source `v` up to and including `t`.
     #[inline]
     pub(in crate::world) fn catch_up_source(&mut self, v: VcId, t: SimTime) {
+        self.catch_up_source_while(v, |e| e <= t);
+    }
+
+    /// Generates the emissions of lazy source `v` due before `t` (not those at `t`).
+    #[inline]
+    pub(in crate::world) fn catch_up_source_before(&mut self, v: VcId, t: SimTime) {
+        self.catch_up_source_while(v, |e| e < t);
+    }
+
+    #[inline]
+    fn catch_up_source_while(&mut self, v: VcId, due: impl Fn(SimTime) -> bool) {
         loop {
             let vc = &mut self.vcs[v.index()];
-            let Some(e) = vc.pending_wake.filter(|&e| e <= t) else { return };
+            let Some(e) = vc.pending_wake.filter(|&e| due(e)) else { return };
             let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!("lazy sources are TM 4.0 sources") };
             let (cell, next) = source.on_wake(e);
             vc.pending_wake = next;
@@ -82,7 +93,7 @@ impl World {
         for vc in &self.vcs {
             let last = *vc.fwd_ports.last().expect("routes are non-empty");
             let port = &mut self.ports[last.index()];
-            if matches!(vc.ends, Ends::Abr { .. }) && users[last.index()] == 1 && !port.is_event_scheduled() {
+            if matches!(vc.ends, Ends::Abr { .. }) && users[last.index()] == 1 && !port.is_event_scheduled() && port.loss.is_none() {
                 port.lazy_sink = true;
             }
         }

@@ -55,7 +55,8 @@ pub struct World {
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
-    /// Per port, the kind of the node at its far end: what arriving cells meet (`node/`).
+    /// Per port, the kind of the node at its far end: what arriving cells meet (`node/`), or
+    /// `LossyLink` first.
     arrive_kind: Vec<NodeKind>,
     /// IP-over-ATM gateways (HG-RCP), and per node its gateway's index (`NO_GATEWAY` if none).
     pub gateways: Vec<crate::hgrcp::Gateway>,

@@ -68,8 +68,8 @@ impl World {
                 }
             }
         }
-        // Port books: what the buffers dropped is what the VCs lost.
-        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total()).sum::<u64>()
+        // Port books: what the buffers dropped and the links lost is what the VCs lost.
+        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total() + p.loss.as_ref().map_or(0, |l| l.lost)).sum::<u64>()
             + self.gateways.iter().map(|g| g.drops_run).sum::<u64>();
         let vc_drops: u64 = self.vcs.iter().map(|v| v.books.fwd_dropped + v.books.bwd_dropped).sum();
         if port_drops != vc_drops {

@@ -68,7 +68,9 @@ impl World {
         vc.books.bwd_delivered += 1;
         match &mut vc.ends {
             Ends::Abr { .. } if vc.lazy_source => {
-                self.catch_up_source(v, self.now);
+                // Arrivals run before a source's wake-up at the same time (the event order): an
+                // emission due now comes after this cell.
+                self.catch_up_source_before(v, self.now);
                 let vc = &mut self.vcs[v.index()];
                 let Ends::Abr { source, .. } = &mut vc.ends else { unreachable!() };
                 if let Some(next) = source.on_brm(self.now, &cell) {

@@ -51,6 +51,10 @@ pub enum NodeKind {
     /// The hub of a gateway's intranet LAN: packets pass as at a router; the gateway's rate and
     /// queue notifications reach the hosts here.
     Lan,
+    /// Not a node: in the per-port arrival table (`World::arrive_kind`), a link that loses cells
+    /// (`Port::loss`). Its arrivals draw first, then meet the far node's own kind; other links
+    /// pay nothing for the faults.
+    LossyLink,
 }
 
 impl NodeKind {
@@ -78,7 +82,22 @@ impl World {
             NodeKind::IpEdge => self.at_ip_edge(cell),
             NodeKind::Gateway => self.at_gateway(p, cell),
             NodeKind::Lan => self.at_lan(p, cell),
+            NodeKind::LossyLink => self.arrive_over_lossy_link(p, cell),
         }
+    }
+
+    /// A cell at the end of port `p`'s lossy link: lost there (the VC's books count it dropped),
+    /// or on to what the far node's kind decides.
+    #[cold]
+    fn arrive_over_lossy_link(&mut self, p: PortId, cell: Cell) {
+        let port = &mut self.ports[p.index()];
+        if port.loss.as_mut().expect("a lossy link").lose() {
+            return self.vcs[cell.vc.index()].books.count_drop(&cell);
+        }
+        let kind = self.nodes[port.to.index()].kind;
+        self.arrive_kind[p.index()] = kind;
+        self.arrive(p, cell);
+        self.arrive_kind[p.index()] = NodeKind::LossyLink;
     }
 
     /// A forward cell at node `node` of its route goes on by the port towards node + 1.
