@@ -4,7 +4,7 @@
 use crate::units::{Bytes, Cells, Duration};
 use ccsim_engine::{SimDuration, SimTime};
 use ccsim_model::port::policy::{AnyBufferPolicy, Epd, Fba, SelectiveDrop, Wba};
-use ccsim_model::tcp::{self, ClockMode, DelayedAck, RttConfig, TcpConfig, TcpReceiver, TcpSender};
+use ccsim_model::tcp::{self, ClockMode, DelayedAck, PartialAckTimer, RttConfig, TcpConfig, TcpReceiver, TcpSender};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -133,6 +133,14 @@ pub struct TcpSpec {
     pub max_retries: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reno_bugfix: Option<bool>,
+    /// Which partial ACKs of a NewReno recovery restart the retransmission timer: `first`
+    /// (RFC 6582's "Impatient", ns-2.35's default) or `every` ("Slow-but-Steady"). Default `first`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_ack_timer: Option<PartialAckTimerSpec>,
+    /// Whether a fast retransmit restarts the retransmission timer (ns-2 does, in every variant)
+    /// or leaves the running timer alone (RFC 6298 §5.1). Default true, as the seeds' ns-2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fast_retransmit_restarts_timer: Option<bool>,
     /// RFC 2684 LLC/SNAP encapsulation (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llc_snap: Option<bool>,
@@ -187,6 +195,11 @@ impl TcpSpec {
         cfg.initial_window = self.initial_window.unwrap_or(1);
         cfg.max_retries = self.max_retries.unwrap_or(12);
         cfg.reno_bugfix = self.reno_bugfix.unwrap_or(true);
+        cfg.partial_ack_timer = match self.partial_ack_timer.unwrap_or(PartialAckTimerSpec::First) {
+            PartialAckTimerSpec::First => PartialAckTimer::First,
+            PartialAckTimerSpec::Every => PartialAckTimer::Every,
+        };
+        cfg.fast_retransmit_restarts_timer = self.fast_retransmit_restarts_timer.unwrap_or(true);
         cfg.app_bytes = self.app_bytes.map(|b| b.0);
         cfg.rtt = RttConfig {
             rto_initial: self.rto_initial.map_or(d.rto_initial, |t| t.0),
@@ -205,8 +218,16 @@ impl TcpSpec {
 
 crate::types::overlay!(TcpSpec {
     variant, mss, window, window_scaling, initial_window, delayed_ack, rto_initial, rto_min, rto_max, clock, max_retries,
-    reno_bugfix, llc_snap, app_bytes,
+    reno_bugfix, partial_ack_timer, fast_retransmit_restarts_timer, llc_snap, app_bytes,
 });
+
+/// `tcp.partial_ack_timer` (RFC 6582 §4's two variants).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckTimerSpec {
+    First,
+    Every,
+}
 
 pub const TCP_VARIANTS: [&str; 6] = ["jacobson88", "tahoe", "reno", "newreno", "sack", "sack1"];
 

@@ -20,7 +20,7 @@ pub use reno::Reno;
 pub use rtt::{ClockMode, RttConfig, RttEstimator};
 pub use sack::Sack;
 pub use segment::{Ack, Block, Segment, HEADER_BYTES, MAX_SACK_BLOCKS};
-pub use sender::{AckKind, AnyTcp, CongestionControl, Core, SenderStats, TcpConfig, TcpSender};
+pub use sender::{AckKind, AnyTcp, CongestionControl, Core, PartialAckTimer, SenderStats, TcpConfig, TcpSender};
 pub use tahoe::Tahoe;
 
 /// Variant by name: `jacobson88`, `tahoe`, `reno`, `newreno`, `sack` (RFC 6675) or `sack1`
@@ -30,7 +30,7 @@ pub fn variant(name: &str) -> Option<AnyTcp> {
         "jacobson88" => AnyTcp::Tahoe(Tahoe { fast_retransmit: false }),
         "tahoe" => AnyTcp::Tahoe(Tahoe { fast_retransmit: true }),
         "reno" => AnyTcp::Reno(Reno),
-        "newreno" => AnyTcp::NewReno(NewReno),
+        "newreno" => AnyTcp::NewReno(NewReno::default()),
         "sack" => AnyTcp::Sack(Sack::default()),
         "sack1" => AnyTcp::Sack(Sack::fall_floyd()),
         _ => return None,

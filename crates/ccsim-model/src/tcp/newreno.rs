@@ -1,21 +1,34 @@
 //! TCP NewReno (RFC 6582): Reno's fast recovery, but a partial ACK (one below `recover`)
 //! retransmits the next hole at once and stays in recovery, so several losses in one window
-//! are repaired without a timeout. The timer restarts on every partial ACK ("slow but
-//! steady", RFC 6582 §4) [RECON]; the full ACK sets cwnd = min(ssthresh, FlightSize + SMSS).
+//! are repaired without a timeout. Which partial ACKs restart the retransmission timer is
+//! `TcpConfig::partial_ack_timer` (RFC 6582 §4: the first only, "Impatient", by default); the
+//! full ACK sets cwnd = min(ssthresh, FlightSize + SMSS).
 
 use super::reno::on_duplicate;
 use super::segment::{Ack, Segment};
-use super::sender::{AckKind, CongestionControl, Core};
+use super::sender::{AckKind, CongestionControl, Core, PartialAckTimer};
 use ccsim_engine::SimTime;
 
 #[derive(Clone, Debug, Default)]
-pub struct NewReno;
+pub struct NewReno {
+    /// The recovery (numbered by the fast retransmit that began it) whose first partial ACK
+    /// restarted the timer.
+    timer_restarted_in: Option<u64>,
+}
 
 impl CongestionControl for NewReno {
     fn on_ack(&mut self, c: &mut Core, ack: &Ack, kind: AckKind, now: SimTime, out: &mut Vec<Segment>) {
         match kind {
             AckKind::New if c.in_recovery && ack.ack < c.recover => {
+                let deadline = c.timer_deadline();
                 let acked = c.advance(now, ack.ack);
+                let recovery = c.stats.fast_retransmits;
+                let first = self.timer_restarted_in != Some(recovery);
+                if first || c.cfg.partial_ack_timer == PartialAckTimer::Every {
+                    self.timer_restarted_in = Some(recovery);
+                } else {
+                    c.keep_timer(deadline);
+                }
                 c.retransmit_first(now, out);
                 c.cwnd = (c.cwnd - acked as f64 + c.smss()).max(c.smss());
                 c.send_window(now, out);

@@ -12,9 +12,8 @@ pub struct Reno;
 /// Fast retransmit on the third duplicate ACK, shared with NewReno: halve, retransmit the
 /// first segment, inflate by the three segments that left the network.
 pub(super) fn enter_fast_recovery(c: &mut Core, now: SimTime, out: &mut Vec<Segment>) {
-    c.stats.fast_retransmits += 1;
     c.ssthresh = c.halved();
-    c.retransmit_first(now, out);
+    c.fast_retransmit(now, out);
     c.cwnd = c.ssthresh + 3.0 * c.smss();
     c.in_recovery = true;
     c.recover = c.snd_max;

@@ -182,7 +182,6 @@ impl CongestionControl for Sack {
             c.dupacks += 1;
             let first_lost = self.sacked_above().first().is_some_and(|&n| n >= c.cfg.dupthresh);
             if (c.dupacks >= c.cfg.dupthresh || first_lost) && c.fast_retransmit_allowed() {
-                c.stats.fast_retransmits += 1;
                 c.in_recovery = true;
                 c.recover = c.snd_max;
                 if self.fall_floyd {
@@ -192,7 +191,7 @@ impl CongestionControl for Sack {
                     c.ssthresh = c.halved();
                 }
                 c.cwnd = c.ssthresh;
-                c.retransmit_first(now, out);
+                c.fast_retransmit(now, out);
                 if self.fall_floyd {
                     self.ff_pipe += c.smss();
                 }

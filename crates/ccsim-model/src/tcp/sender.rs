@@ -30,6 +30,12 @@ pub struct TcpConfig {
     /// Suppress a fast retransmit while the cumulative ACK is below the last recovery point
     /// (ns-2's bugfix, tcp.md §5.4).
     pub reno_bugfix: bool,
+    /// When a partial ACK restarts the retransmission timer (NewReno, RFC 6582 §4).
+    pub partial_ack_timer: PartialAckTimer,
+    /// A fast retransmit restarts the retransmission timer (ns-2: `reset_rtx_timer` in every
+    /// variant's dupack action); otherwise the running timer keeps its deadline (RFC 6298 §5.1
+    /// starts the timer on a send only when it is not running).
+    pub fast_retransmit_restarts_timer: bool,
     pub rtt: RttConfig,
     /// Bytes the application has to send; `None` = a greedy bulk transfer.
     pub app_bytes: Option<u64>,
@@ -45,10 +51,23 @@ impl TcpConfig {
             dupthresh: 3,
             max_retries: 12,
             reno_bugfix: true,
+            partial_ack_timer: PartialAckTimer::First,
+            fast_retransmit_restarts_timer: true,
             rtt: RttConfig::default(),
             app_bytes: None,
         }
     }
+}
+
+/// Which partial ACKs of a NewReno recovery restart the retransmission timer (RFC 6582 §4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PartialAckTimer {
+    /// The first only ("Impatient", RFC 6582's recommendation; ns-2.35's default,
+    /// `newreno_changes1_ 1`): with many losses in a window the timer fires and slow start
+    /// repairs the rest, instead of one retransmission per round trip.
+    First,
+    /// Every one ("Slow-but-Steady"): one hole repaired per round trip, however many.
+    Every,
 }
 
 /// How an ACK relates to what was sent.
@@ -179,10 +198,31 @@ impl Core {
         }
     }
 
-    /// Retransmits the first unacknowledged segment and restarts the timer (snd_nxt stays).
+    /// Retransmits the first unacknowledged segment (snd_nxt stays); the timer is the caller's.
     pub fn retransmit_first(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         self.emit(now, self.snd_una, out);
-        self.restart_timer(now);
+    }
+
+    /// The fast retransmit of every variant: the first unacknowledged segment again, and the
+    /// timer restarted if the policy says so (`fast_retransmit_restarts_timer`).
+    pub fn fast_retransmit(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.stats.fast_retransmits += 1;
+        self.retransmit_first(now, out);
+        if self.cfg.fast_retransmit_restarts_timer || self.rto_deadline.is_none() {
+            self.restart_timer(now);
+        }
+    }
+
+    /// When the retransmission timer fires, if it runs (to keep a deadline across `advance`).
+    pub fn timer_deadline(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    /// Puts back a deadline saved with `timer_deadline` (a partial ACK that must not restart it).
+    pub fn keep_timer(&mut self, deadline: Option<SimTime>) {
+        if self.rto_deadline.is_some() {
+            self.rto_deadline = deadline.or(self.rto_deadline);
+        }
     }
 
     /// Go-back-N from snd_una under the current window (after a timeout or Tahoe's fast

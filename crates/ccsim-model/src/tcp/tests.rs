@@ -290,3 +290,48 @@ fn finite_transfers_finish() {
     assert!(n.s.finished());
     assert_eq!(n.r.delivered, 123_456);
 }
+
+// --- the retransmission timer during loss recovery ----------------------------------------
+
+/// A window of 16 segments (no queue at the bottleneck: every round trip ~20.9 ms), an RTO floor
+/// of `rto_min_ms`, and a timer policy.
+fn timed(variant: &str, drops: &[(u64, u32)], rto_min_ms: u64, policy: impl Fn(&mut TcpConfig)) -> Net {
+    let mut c = cfg(16);
+    c.rtt.rto_min = ms(rto_min_ms);
+    policy(&mut c);
+    let mut n = Net::new(variant, c, 10_000_000, ms(10));
+    n.drops = drops.to_vec();
+    n.run(SimDuration::from_secs(3));
+    n
+}
+
+/// Four losses in one window: NewReno repairs one hole per round trip. Restarted on every
+/// partial ACK ("Slow-but-Steady"), the 50 ms timer never fires; restarted on the first only
+/// (RFC 6582's "Impatient", the default), it fires before the last hole is reached and slow
+/// start retransmits the rest.
+#[test]
+fn newreno_impatient_times_out_where_slow_but_steady_does_not() {
+    let four: Vec<(u64, u32)> = (0..4).map(|k| (LOST + 2 * k * MSS as u64, 0)).collect();
+    let steady = timed("newreno", &four, 50, |c| c.partial_ack_timer = PartialAckTimer::Every);
+    assert_eq!((steady.s.stats().fast_retransmits, steady.s.stats().timeouts), (1, 0));
+    assert_eq!(steady.retransmitted(), four.iter().map(|d| d.0).collect::<Vec<_>>(), "one retransmission per hole");
+    let impatient = timed("newreno", &four, 50, |_| {});
+    assert_eq!(TcpConfig::new(MSS, 1).partial_ack_timer, PartialAckTimer::First, "the default");
+    assert_eq!(impatient.s.stats().timeouts, 1);
+}
+
+/// One loss late in the run (the RTT estimate has settled: the RTO is the 22 ms floor, just above
+/// the 20.9 ms round trip). The fast retransmit comes three packet times after the last new ACK
+/// restarted the timer, and its ACK a round trip later. Left running (RFC 6298 §5.1), the timer
+/// fires first; restarted at the fast retransmit (ns-2), it does not. Reno and NewReno alike.
+#[test]
+fn a_fast_retransmit_that_leaves_the_timer_running_can_time_out() {
+    let late = [(1500 * MSS as u64, 0)];
+    for v in ["reno", "newreno"] {
+        let restarted = timed(v, &late, 22, |_| {});
+        assert!(TcpConfig::new(MSS, 1).fast_retransmit_restarts_timer, "the default");
+        assert_eq!((restarted.s.stats().fast_retransmits, restarted.s.stats().timeouts), (1, 0), "{v}");
+        let running = timed(v, &late, 22, |c| c.fast_retransmit_restarts_timer = false);
+        assert_eq!((running.s.stats().fast_retransmits, running.s.stats().timeouts), (1, 1), "{v}");
+    }
+}
