@@ -28,6 +28,8 @@ const STREAM_RED: u64 = 4;
 const STREAM_SESSIONS: u64 = 5;
 /// Loss on a link (`link.loss`), per port.
 const STREAM_LINK_LOSS: u64 = 6;
+/// A TCP sender's send delays (`tcp.overhead`), per connection.
+pub(crate) const STREAM_TCP_OVERHEAD: u64 = 7;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {
@@ -276,7 +278,8 @@ pub fn build(s: &Scenario) -> World {
             // One stream per VC: its start jitter, then its TCP clock phase (STYLE §12).
             let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
             let start = transport::member_start(c, k as u32, rng.uniform());
-            let (sender, receiver) = tcp.build(rng.uniform());
+            let jitter = w.b.stream(w.b.n_vcs_added() as u64, STREAM_TCP_OVERHEAD);
+            let (sender, receiver) = tcp.build(rng.uniform(), jitter);
             let over = c.effective_transport(w.is_router(&c.route[0]));
             let link = if over == Transport::Ip { HostLink::Ip } else { HostLink::Atm { llc_snap: tcp.llc_snap() } };
             let access_rate = effective_rate(c.access.rate.unwrap_or(s.defaults.link_rate), s.defaults.sonet_payload);

@@ -260,7 +260,8 @@ impl crate::build::Builder<'_> {
             rev.extend([up_b, from_dest]);
             let mut rng = self.b.stream(self.b.n_vcs_added() as u64, crate::build::STREAM_CONNECTION);
             let start = crate::transport::member_start(c, k as u32, rng.uniform());
-            let (sender, receiver) = tcp.build(rng.uniform());
+            let jitter = self.b.stream(self.b.n_vcs_added() as u64, crate::build::STREAM_TCP_OVERHEAD);
+            let (sender, receiver) = tcp.build(rng.uniform(), jitter);
             let v = self.b.add_vc(VcSpec {
                 name,
                 dest_name: dest,

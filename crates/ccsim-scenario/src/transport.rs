@@ -2,7 +2,7 @@
 //! TCP parameters, and the switches' UBR buffer policies; with conversion into the model.
 
 use crate::units::{Bytes, Cells, Duration};
-use ccsim_engine::{SimDuration, SimTime};
+use ccsim_engine::{RngStream, SimDuration, SimTime};
 use ccsim_model::port::policy::{AnyBufferPolicy, Epd, Fba, SelectiveDrop, Wba};
 use ccsim_model::tcp::{self, ClockMode, DelayedAck, PartialAckTimer, RttConfig, TcpConfig, TcpReceiver, TcpSender};
 use schemars::JsonSchema;
@@ -141,6 +141,10 @@ pub struct TcpSpec {
     /// or leaves the running timer alone (RFC 6298 §5.1). Default true, as the seeds' ns-2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fast_retransmit_restarts_timer: Option<bool>,
+    /// ns-2's `overhead_`: new data waits a random time uniform on [0, overhead) when the window
+    /// opens, then goes out as one burst (breaks drop-tail phase effects). Default 0 (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<Duration>,
     /// RFC 2684 LLC/SNAP encapsulation (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llc_snap: Option<bool>,
@@ -178,8 +182,8 @@ impl TcpSpec {
     }
 
     /// The sender and receiver of one connection; `phase` is the host's tick phase draw in
-    /// [0, 1) for BSD clocks without a fixed phase.
-    pub fn build(&self, phase: f64) -> (TcpSender, TcpReceiver) {
+    /// [0, 1) for BSD clocks without a fixed phase, `jitter` the connection's stream for `overhead`.
+    pub fn build(&self, phase: f64, jitter: RngStream) -> (TcpSender, TcpReceiver) {
         let mss = self.mss();
         let window = self.window();
         let d = RttConfig::default();
@@ -200,6 +204,7 @@ impl TcpSpec {
             PartialAckTimerSpec::Every => PartialAckTimer::Every,
         };
         cfg.fast_retransmit_restarts_timer = self.fast_retransmit_restarts_timer.unwrap_or(true);
+        cfg.overhead = self.overhead.map_or(SimDuration::ZERO, |d| d.0);
         cfg.app_bytes = self.app_bytes.map(|b| b.0);
         cfg.rtt = RttConfig {
             rto_initial: self.rto_initial.map_or(d.rto_initial, |t| t.0),
@@ -209,7 +214,7 @@ impl TcpSpec {
             ..d
         };
         let name = self.variant_name();
-        let sender = TcpSender::new(cfg, tcp::variant(name).expect("validated variant"));
+        let sender = TcpSender::new(cfg, tcp::variant(name).expect("validated variant")).with_send_jitter(jitter);
         let delayed = self.delayed_ack.map_or(DelayedAck::Off, |t| DelayedAck::After(t.0));
         let receiver = TcpReceiver::new(window, name.starts_with("sack"), delayed, mss);
         (sender, receiver)
@@ -218,7 +223,7 @@ impl TcpSpec {
 
 crate::types::overlay!(TcpSpec {
     variant, mss, window, window_scaling, initial_window, delayed_ack, rto_initial, rto_min, rto_max, clock, max_retries,
-    reno_bugfix, partial_ack_timer, fast_retransmit_restarts_timer, llc_snap, app_bytes,
+    reno_bugfix, partial_ack_timer, fast_retransmit_restarts_timer, overhead, llc_snap, app_bytes,
 });
 
 /// `tcp.partial_ack_timer` (RFC 6582 §4's two variants).

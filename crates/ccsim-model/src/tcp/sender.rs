@@ -12,7 +12,7 @@ use super::rtt::{RttConfig, RttEstimator};
 use super::sack::Sack;
 use super::segment::{Ack, Segment};
 use super::tahoe::Tahoe;
-use ccsim_engine::SimTime;
+use ccsim_engine::{RngStream, SimDuration, SimTime};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -36,6 +36,11 @@ pub struct TcpConfig {
     /// variant's dupack action); otherwise the running timer keeps its deadline (RFC 6298 §5.1
     /// starts the timer on a send only when it is not running).
     pub fast_retransmit_restarts_timer: bool,
+    /// ns-2's `overhead_`: when the window opens, new data waits a random time uniform on
+    /// [0, overhead) and then goes out as one burst (retransmissions by fast retransmit do not
+    /// wait). Zero (the default, as ns-2's) sends at once. A random delay breaks the phase effects
+    /// of drop-tail queues (Floyd & Jacobson 1992); it needs `TcpSender::with_send_jitter`.
+    pub overhead: SimDuration,
     pub rtt: RttConfig,
     /// Bytes the application has to send; `None` = a greedy bulk transfer.
     pub app_bytes: Option<u64>,
@@ -53,6 +58,7 @@ impl TcpConfig {
             reno_bugfix: true,
             partial_ack_timer: PartialAckTimer::First,
             fast_retransmit_restarts_timer: true,
+            overhead: SimDuration::ZERO,
             rtt: RttConfig::default(),
             app_bytes: None,
         }
@@ -112,6 +118,11 @@ pub struct Core {
     timing: Option<(u64, SimTime)>,
     rto_deadline: Option<SimTime>,
     retries: u32,
+    /// `overhead`: when the delayed burst goes out, and the draws for it.
+    delayed_send: Option<SimTime>,
+    jitter: Option<RngStream>,
+    /// The delayed burst is going out now (`send_window` sends instead of waiting).
+    sending_delayed: bool,
     pub stats: SenderStats,
 }
 
@@ -131,6 +142,9 @@ impl Core {
             timing: None,
             rto_deadline: None,
             retries: 0,
+            delayed_send: None,
+            jitter: None,
+            sending_delayed: false,
             stats: SenderStats::default(),
             cfg,
         }
@@ -184,18 +198,34 @@ impl Core {
         true
     }
 
-    /// The ordinary send loop: full segments from snd_nxt while the window allows.
+    /// The ordinary send loop: full segments from snd_nxt while the window allows (after a
+    /// random wait, with `overhead`).
     pub fn send_window(&mut self, now: SimTime, out: &mut Vec<Segment>) {
-        loop {
-            let len = (self.cfg.smss as u64).min(self.app_left(self.snd_nxt));
-            if len == 0 || (self.snd_nxt - self.snd_una + len) as f64 > self.window() + 1e-9 {
-                return;
+        if !self.cfg.overhead.is_zero() && !self.sending_delayed {
+            if self.delayed_send.is_none() && self.window_allows_one() {
+                let u = self.jitter.as_mut().expect("a sender with overhead has its jitter stream").uniform();
+                self.delayed_send = Some(now + SimDuration::from_ps((self.cfg.overhead.as_ps() as f64 * u) as u64));
             }
+            return;
+        }
+        while self.window_allows_one() {
+            let len = self.next_len();
             if !self.emit(now, self.snd_nxt, out) {
                 return;
             }
             self.snd_nxt += len;
         }
+    }
+
+    /// The length of the segment at snd_nxt (0: the application has nothing more).
+    fn next_len(&self) -> u64 {
+        (self.cfg.smss as u64).min(self.app_left(self.snd_nxt))
+    }
+
+    /// Whether the window and the application allow the segment at snd_nxt.
+    fn window_allows_one(&self) -> bool {
+        let len = self.next_len();
+        len > 0 && (self.snd_nxt - self.snd_una + len) as f64 <= self.window() + 1e-9
     }
 
     /// Retransmits the first unacknowledged segment (snd_nxt stays); the timer is the caller's.
@@ -347,13 +377,22 @@ impl TcpSender {
     }
 
     /// Opens the connection (already ESTABLISHED, tcp.md §1) and sends the initial window.
+    /// Draws for `TcpConfig::overhead` (one stream per connection).
+    pub fn with_send_jitter(mut self, rng: RngStream) -> Self {
+        self.core.jitter = Some(rng);
+        self
+    }
+
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         self.core.send_window(now, out);
     }
 
     /// When the retransmission timer fires, if it is running.
     pub fn timer_due(&self) -> Option<SimTime> {
-        self.core.rto_deadline
+        match (self.core.rto_deadline, self.core.delayed_send) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     pub fn on_ack(&mut self, now: SimTime, ack: &Ack, out: &mut Vec<Segment>) {
@@ -375,6 +414,12 @@ impl TcpSender {
     /// The retransmission timer fired (tcp.md §4.2).
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let c = &mut self.core;
+        if c.delayed_send.is_some_and(|t| now >= t) && !c.stats.aborted {
+            c.delayed_send = None;
+            c.sending_delayed = true;
+            c.send_window(now, out);
+            c.sending_delayed = false;
+        }
         match c.rto_deadline {
             Some(t) if now >= t => {}
             _ => return,

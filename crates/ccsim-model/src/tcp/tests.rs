@@ -24,6 +24,8 @@ struct Net {
     drops: Vec<(u64, u32)>,
     sent_count: std::collections::HashMap<u64, u32>,
     sends: Vec<(SimTime, Segment)>,
+    /// When each ACK reached the sender.
+    acks: Vec<SimTime>,
     scheduled: Option<SimTime>,
     out: Vec<Segment>,
     cwnd_log: Vec<(SimTime, f64)>,
@@ -45,6 +47,7 @@ impl Net {
             drops: Vec::new(),
             sent_count: Default::default(),
             sends: Vec::new(),
+            acks: Vec::new(),
             scheduled: None,
             out: Vec::new(),
             cwnd_log: Vec::new(),
@@ -92,6 +95,7 @@ impl Net {
                     }
                 }
                 Ev::AckArrives(a) => {
+                    self.acks.push(t);
                     self.s.on_ack(t, &a, &mut self.out);
                     self.flush();
                 }
@@ -334,4 +338,41 @@ fn a_fast_retransmit_that_leaves_the_timer_running_can_time_out() {
         let running = timed(v, &late, 22, |c| c.fast_retransmit_restarts_timer = false);
         assert_eq!((running.s.stats().fast_retransmits, running.s.stats().timeouts), (1, 1), "{v}");
     }
+}
+
+// --- ns-2's send overhead ----------------------------------------------------------------
+
+/// With `overhead`, new data leaves a random time in [0, overhead) after the ACK that opened
+/// the window, as one burst; a fast retransmit does not wait. Without, it leaves at once.
+#[test]
+fn overhead_delays_new_data_by_a_random_wait_below_it() {
+    let run = |overhead: SimDuration| {
+        let mut c = cfg(16);
+        c.overhead = overhead;
+        let jitter = ccsim_engine::RngStream::new(ccsim_engine::StreamKey { seed: 1, replication: 0, component: 0, purpose: 7 });
+        let mut n = Net::new("reno", c, 10_000_000, ms(10));
+        n.s = TcpSender::new(n.s.core.cfg.clone(), super::variant("reno").unwrap()).with_send_jitter(jitter);
+        n.drops = vec![(LOST, 0)];
+        n.run(SimDuration::from_secs(2));
+        n
+    };
+    let plain = run(SimDuration::ZERO);
+    let waiting = run(ms(5));
+    // Every send in the plain run happens at an ACK's arrival; with overhead the first segments
+    // of bursts do not, and the spread of their offsets covers most of [0, 5 ms).
+    let ack_times: std::collections::BTreeSet<SimTime> = plain.acks.iter().copied().collect();
+    assert!(plain.sends.iter().skip(1).all(|(t, _)| ack_times.contains(t)));
+    let late: Vec<f64> = waiting
+        .sends
+        .iter()
+        .filter(|(_, s)| !s.retransmission)
+        .filter_map(|(t, _)| waiting.acks.iter().rev().find(|a| *a <= t).map(|a| t.saturating_since(*a).as_secs_f64() * 1e3))
+        .collect();
+    assert!(late.iter().all(|&d| d < 5.0), "a send waited 5 ms or more");
+    assert!(late.iter().any(|&d| d > 4.0) && late.iter().any(|&d| d > 0.0 && d < 1.0), "offsets cover [0, 5 ms)");
+    // The fast retransmit left at the third duplicate ACK's arrival.
+    let (t, _) = waiting.sends.iter().find(|(_, s)| s.retransmission).unwrap();
+    assert!(waiting.acks.contains(t));
+    assert_eq!(waiting.s.stats().timeouts, 0);
+    assert!(waiting.r.delivered > 1_000_000);
 }
