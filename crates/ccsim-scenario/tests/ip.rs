@@ -134,12 +134,11 @@ fn red_holds_the_queue_between_its_thresholds_where_drop_tail_fills_the_buffer()
     }
 }
 
-/// Seed 002's drop-tail baseline (ip-edge-control.md B.6): the 200-packet bottleneck buffer at
-/// core router 11 fills, packets are dropped there, the link stays busy, and the bandwidth is
-/// shared unevenly, the long-RTT connection S0 below the others' mean (the seed's statement;
-/// how uneven is not a theorem: Jain's index over seeds 1-5 is 0.92-0.96 since simultaneous
-/// events are ordered intrinsically, 0.76-0.82 under the earlier order of scheduling, and
-/// 0.93-0.95 in ns-2, docs/reproductions/ficcrd.md).
+/// Seed 002's drop-tail baseline: the 200-packet bottleneck buffer at core router 11 fills,
+/// packets are dropped there, and the long-RTT connection S0 gets less than half of the median
+/// flow, a drop-tail phase effect ns-2.35 shows on the same topology (S0 at 0.29-0.41 of the
+/// median over seeds 1-5, ccsim 0.31-0.43; docs/validation/ns2.md). How much goodput drop-tail
+/// keeps is not a theorem: only the payload rate bounds it.
 #[test]
 fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
     let v = run(&preset("ficcrd/droptail"), &[]);
@@ -149,16 +148,31 @@ fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
     // 4096 payload bytes per 4136-byte packet at 10 Mb/s.
     let capacity = 10.0 * 4096.0 / 4136.0;
     let total = f(&v["goodput_mbps_total"]);
-    assert!(total > 0.95 * capacity && total <= capacity * (1.0 + 1e-9), "{total} of {capacity}");
-    let c = v["connections"].as_array().unwrap();
-    let s0 = f(&c[0]["goodput_mbps"]);
-    let others = c[1..].iter().map(|x| f(&x["goodput_mbps"])).sum::<f64>() / 9.0;
-    assert_eq!(c[0]["name"], "S0");
-    assert!(s0 < others, "S0 {s0} vs mean of the others {others}");
+    assert!(total <= capacity * (1.0 + 1e-9), "{total} of {capacity}");
+    assert_eq!(v["connections"][0]["name"], "S0");
+    assert!(s0_over_median(&v) < 0.5, "S0 gets {} of the median flow", s0_over_median(&v));
     // No other port queues: the bottleneck is where the seed puts it.
     for p in v["ports"].as_array().unwrap() {
         if p["name"] != "R11->R12" {
             assert!(p["drops"] == 0, "{}", p["name"]);
         }
     }
+}
+
+/// S0's goodput over the median flow's.
+fn s0_over_median(v: &Value) -> f64 {
+    let mut g: Vec<f64> = v["connections"].as_array().unwrap().iter().map(|c| f(&c["goodput_mbps"])).collect();
+    let s0 = g[0];
+    g.sort_by(f64::total_cmp);
+    s0 / ((g[4] + g[5]) / 2.0)
+}
+
+/// The phase effect broken: a random send delay of one bottleneck packet time (ns-2's
+/// `overhead_`, `tcp.overhead`) lets S0 meet the full queue at random phases, and it gets about
+/// the median flow's goodput (ns-2.35: 0.81-1.11 of the median over seeds 1-5; ccsim 1.01-1.18).
+#[test]
+fn ficcrd_drop_tail_send_overhead_removes_the_long_rtt_flows_disadvantage() {
+    let v = run(&preset("ficcrd/droptail"), &[("defaults.tcp.overhead", Value::from("3.3ms"))]);
+    let r = s0_over_median(&v);
+    assert!(r > 0.8, "S0 gets {r} of the median flow");
 }

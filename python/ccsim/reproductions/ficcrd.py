@@ -89,8 +89,9 @@ def _holds(expr: str, value: float, ref: float) -> bool:
 
 
 def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per statement and seed: ccsim's value, the reference (the seed's, or theory's), and
-    whether the statement holds."""
+    """One row per statement and seed: ccsim's value; what the seed says (`paper`, its words) and
+    the threshold chosen to decide it, or theory's bound; ns-2's and ns-3's answers where measured
+    (docs/validation/ns2.md); and whether the statement holds."""
     rows = []
     baseline = {r["task"].seed: r["summary"] for r in results if r["task"].preset == "ficcrd/droptail"}
     for r in results:
@@ -107,7 +108,9 @@ def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[st
                 "scenario": preset, "seed": r["task"].seed, "quantity": st["quantity"],
                 "statement": st["text"], "source": st["source"], "expect": f"{st['expect']} {C.fmt(ref)}",
                 "theory": C.clean(ref) if st.get("kind") == "theory" else None,
-                "paper": C.clean(ref) if st.get("kind") == "paper" else None,
+                "paper": st["paper"] if st.get("kind") == "paper" else None,
+                "threshold": C.clean(ref) if st.get("kind") == "paper" else None,
+                "ns2": st.get("ns2"), "ns3": st.get("ns3"),
                 "ccsim": C.clean(value), "difference": C.clean(value - ref), "ok": _holds(st["expect"], value, ref),
                 "note": st.get("note"),
             })
@@ -174,8 +177,9 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
 
 
 def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
-    columns = [("scenario", "preset"), ("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("source", "source"),
-               ("expect", "expected"), ("ccsim", "ccsim"), ("ok", "holds"), ("note", "note")]
+    columns = [("scenario", "preset"), ("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("paper", "the seed says"),
+               ("source", "source"), ("expect", "tested as"), ("ccsim", "ccsim"), ("ok", "holds"), ("ns2", "ns-2.35"),
+               ("ns3", "ns-3"), ("note", "note")]
     intro = (f"{info['mode']} run: {info['runs']} runs of <code>{'</code> and <code>'.join(PRESETS)}</code> in "
              f"{info['wall_s']:.1f} s. Every row is one of the seed's statements about FICCRD or drop-tail routers, or a "
              "bound theory gives, on one seed. docs/reproductions/ficcrd.md explains the differences.")
