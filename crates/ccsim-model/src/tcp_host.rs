@@ -42,6 +42,11 @@ impl<T: Copy> Sar<T> {
     }
 
     /// The frame `id` and its cell count; earlier frames never completed and are forgotten.
+    /// What frame `id`, still in flight, carries.
+    fn peek(&self, id: u16) -> Option<&T> {
+        self.in_flight.iter().find(|(f, _, _)| *f == id).map(|(_, _, t)| t)
+    }
+
     fn take(&mut self, id: u16) -> Option<(u32, T)> {
         while let Some(&(f, n, item)) = self.in_flight.front() {
             self.in_flight.pop_front();
@@ -248,6 +253,12 @@ impl TcpEnds {
             self.frame_items(vc, CellKind::Data, id, n, seg.wire_bytes(), fwd);
         }
         self.segs = segs;
+    }
+
+    /// The cumulative ACK (bytes) of ACK frame `frame` in flight: what a router reading the
+    /// packet's TCP header sees (FIABC's ACK bucket).
+    pub fn ack_number(&self, frame: u16) -> Option<u64> {
+        self.acks.peek(frame).map(|a| a.ack)
     }
 
     fn send_ack(&mut self, vc: VcId, ack: Ack, bwd: &mut Vec<Cell>) {

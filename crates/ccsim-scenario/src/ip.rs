@@ -7,7 +7,7 @@
 
 use crate::units::{Bytes, Duration, Packets};
 use ccsim_engine::SimDuration;
-use ccsim_model::ip::{AnyIpControl, FiccrdCore, FiccrdParams, FiewaParams};
+use ccsim_model::ip::{AnyIpControl, EdgeParams, FiccrdCore, FiccrdParams, RdParams};
 use ccsim_engine::RngStream;
 use ccsim_model::port::{Red, RedParams};
 use schemars::JsonSchema;
@@ -90,13 +90,26 @@ impl ControlSpec {
     }
 }
 
-/// A source edge router's enforcement, chosen by `type`. Defaults are reconstructions
-/// (ip-edge-control.md B.2, B.3).
+/// A source edge router's enforcement, chosen by `type`: both estimate each flow's rate and send
+/// RD packets (defaults are reconstructions, docs/models/ficcrd.md); they differ in how the
+/// returned ER reaches the TCP sender.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EdgeSpec {
-    /// FICCRD edge with FIEWA: rate estimation, RD packets, ACK window rewriting.
+    /// FICCRD edge with FIEWA: the ACKs' advertised window capped at ER x RTT.
     Fiewa {
+        /// Data packets per forward RD packet.
+        #[serde(default = "EdgeSpec::n_rd")]
+        n_rd: u32,
+        /// Averaging constant of the per-flow rate estimator.
+        #[serde(default = "EdgeSpec::k_e")]
+        k_e: Duration,
+        /// Size of an RD packet on the wire.
+        #[serde(default = "EdgeSpec::rd_size")]
+        rd_size: Bytes,
+    },
+    /// FICCRD edge with FIABC: the ACKs paced at ER by a per-flow ACK bucket.
+    Fiabc {
         /// Data packets per forward RD packet.
         #[serde(default = "EdgeSpec::n_rd")]
         n_rd: u32,
@@ -111,24 +124,35 @@ pub enum EdgeSpec {
 
 impl EdgeSpec {
     fn n_rd() -> u32 {
-        FiewaParams::default().n_rd
+        RdParams::default().n_rd
     }
     fn k_e() -> Duration {
-        Duration(FiewaParams::default().k_e)
+        Duration(RdParams::default().k_e)
     }
     fn rd_size() -> Bytes {
-        Bytes(FiewaParams::default().rd_bytes as u64)
+        Bytes(RdParams::default().rd_bytes as u64)
     }
 
-    pub fn params(&self) -> FiewaParams {
-        let EdgeSpec::Fiewa { n_rd, k_e, rd_size } = self;
-        FiewaParams { n_rd: *n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 }
+    /// The RD settings both schemes share.
+    fn rd(&self) -> (u32, Duration, Bytes) {
+        match *self {
+            EdgeSpec::Fiewa { n_rd, k_e, rd_size } | EdgeSpec::Fiabc { n_rd, k_e, rd_size } => (n_rd, k_e, rd_size),
+        }
+    }
+
+    pub fn params(&self) -> EdgeParams {
+        let (n_rd, k_e, rd_size) = self.rd();
+        let rd = RdParams { n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 };
+        match self {
+            EdgeSpec::Fiewa { .. } => EdgeParams::Fiewa(rd),
+            EdgeSpec::Fiabc { .. } => EdgeParams::Fiabc(rd),
+        }
     }
 
     /// Field-path checks (the caller prefixes the path).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        let EdgeSpec::Fiewa { n_rd, k_e, rd_size } = self;
-        if *n_rd == 0 {
+        let (n_rd, k_e, rd_size) = self.rd();
+        if n_rd == 0 {
             return Err(("n_rd", "must be >= 1".into()));
         }
         if k_e.0 == SimDuration::ZERO {

@@ -1,6 +1,7 @@
 //! The result of a run as one JSON value: the summary contract for scripts plus columnar
 //! time series and per-VC totals that the Python layer turns into DataFrames.
 
+use ccsim_model::ip::AnyEdge;
 use ccsim_model::{cells_to_mbps, NodeKind, Series, World};
 use serde_json::{json, Map, Value};
 
@@ -142,14 +143,19 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         .zip(world.vcs.iter().enumerate().filter(|(_, v)| v.tcp().is_some()))
         .map(|(mut c, (i, vc))| {
             // A FICCRD source edge's books of this flow (only where there is one).
-            if let Some(f) = vc.edge.as_ref().and_then(|e| e.fiewa()) {
+            if let Some(e) = vc.edge.as_deref() {
                 let m = c.as_object_mut().expect("an object");
+                let f = e.rd();
                 m.insert("rd_sent".into(), json!(f.rds_sent));
                 m.insert("rd_returned".into(), json!(f.rds_returned));
                 m.insert("er_mbps".into(), json!(f.er.map(|e| e / 1e6)));
                 m.insert("apr_mbps".into(), json!(f.estimator.apr() / 1e6));
-                m.insert("window_cap_bytes".into(), json!(f.window_cap()));
-                m.insert("acks_capped".into(), json!(f.acks_capped));
+                if let AnyEdge::Fiewa(_) = e {
+                    m.insert("window_cap_bytes".into(), json!(e.window_cap()));
+                }
+                for (name, n) in e.counts() {
+                    m.insert(name.into(), json!(n));
+                }
             }
             // Seed 004's session model: what the application wrote, and what it offers on average.
             if let Some(s) = vc.tcp().and_then(|t| t.sessions.as_ref()) {

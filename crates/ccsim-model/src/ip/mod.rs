@@ -1,18 +1,23 @@
-//! IP-level congestion control at routers: FICCRD core routers (seed 002, ip-edge-control.md
-//! Part B) and the edge routers that drive them (FIEWA). One algorithm per file; the `Any…`
-//! enums keep the per-packet path free of trait objects.
+//! IP-level congestion control at routers: FICCRD core routers (seed 002, docs/models/ficcrd.md)
+//! and the source edges that drive them (`rd_edge.rs`), enforcing the rate with FIEWA (window
+//! rewriting) or FIABC (ACK pacing). One algorithm per file; the `Any…` enums keep the
+//! per-packet path free of trait objects.
 
 pub mod csfq;
+pub mod fiabc;
 pub mod ficcrd;
 pub mod fiewa;
+pub mod rd_edge;
 
 pub use csfq::RateEstimator;
+pub use fiabc::{AckBucket, FiabcFlow};
 pub use ficcrd::{FiccrdCore, FiccrdParams};
-pub use fiewa::{FiewaFlow, FiewaParams};
+pub use fiewa::FiewaFlow;
+pub use rd_edge::{RdEdge, RdParams};
 
 use crate::cell::Cell;
 use crate::ids::VcId;
-use ccsim_engine::SimTime;
+use ccsim_engine::{SimDuration, SimTime};
 
 /// Congestion control at a router's output port, chosen per router.
 #[derive(Clone, Debug)]
@@ -44,40 +49,110 @@ impl AnyIpControl {
     }
 }
 
+/// How a source edge enforces the ER on its flows, with the RD parameters both share.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum EdgeParams {
+    /// FIEWA: the ACKs' advertised window capped at ER x RTT.
+    Fiewa(RdParams),
+    /// FIABC: the ACKs paced at ER.
+    Fiabc(RdParams),
+}
+
 /// Per-flow state a source edge router keeps for one connection.
 #[derive(Clone, Debug)]
 pub enum AnyEdge {
     Fiewa(FiewaFlow),
+    Fiabc(FiabcFlow),
+}
+
+/// What became of an ACK at the source edge.
+pub enum AckAtEdge {
+    /// It goes on towards the sender now (its window possibly rewritten).
+    Pass(Cell),
+    /// It waits in the flow's ACK bucket (`AnyEdge::release`).
+    Held,
 }
 
 impl AnyEdge {
+    pub fn new(params: EdgeParams, out_rate_bps: f64, access_delay: SimDuration, mss_bytes: u32) -> Self {
+        match params {
+            EdgeParams::Fiewa(rd) => AnyEdge::Fiewa(FiewaFlow::new(rd, out_rate_bps, access_delay, mss_bytes)),
+            EdgeParams::Fiabc(rd) => AnyEdge::Fiabc(FiabcFlow::new(rd, out_rate_bps, mss_bytes)),
+        }
+    }
+
+    /// The RD machinery both schemes share (rate estimate, ER, RD round trip, counts).
+    pub fn rd(&self) -> &RdEdge {
+        match self {
+            AnyEdge::Fiewa(f) => &f.rd,
+            AnyEdge::Fiabc(f) => &f.rd,
+        }
+    }
+
     /// A data packet of the flow passed the edge (`bits` on the wire): the forward RD packet to
     /// send right behind it, if one is due.
     #[inline]
     pub fn on_data(&mut self, now: SimTime, vc: VcId, bits: f64) -> Option<Cell> {
         match self {
-            AnyEdge::Fiewa(f) => f.on_data(now, vc, bits),
+            AnyEdge::Fiewa(f) => f.rd.on_data(now, vc, bits),
+            AnyEdge::Fiabc(f) => f.rd.on_data(now, vc, bits),
         }
     }
 
     /// A backward RD packet of the flow came home to the edge.
     pub fn on_backward_rd(&mut self, now: SimTime, rd: &Cell) {
         match self {
-            AnyEdge::Fiewa(f) => f.on_backward_rd(now, rd),
+            AnyEdge::Fiewa(f) => f.rd.on_backward_rd(now, rd),
+            AnyEdge::Fiabc(f) => f.on_backward_rd(now, rd),
         }
     }
 
-    /// An ACK of the flow passes the edge towards the sender (the edge may rewrite it).
+    /// An ACK of the flow, carrying cumulative ACK `ack` (bytes), passes the edge towards the
+    /// sender: FIEWA rewrites its window, FIABC may hold it.
     #[inline]
-    pub fn on_ack(&mut self, ack: &mut Cell) {
+    pub fn on_ack(&mut self, now: SimTime, mut cell: Cell, ack: u64) -> AckAtEdge {
         match self {
-            AnyEdge::Fiewa(f) => f.on_ack(ack),
+            AnyEdge::Fiewa(f) => {
+                f.on_ack(&mut cell);
+                AckAtEdge::Pass(cell)
+            }
+            AnyEdge::Fiabc(f) => f.bucket.on_ack(now, cell, ack).map_or(AckAtEdge::Held, AckAtEdge::Pass),
         }
     }
 
-    pub fn fiewa(&self) -> Option<&FiewaFlow> {
+    /// The ACKs the flow's bucket releases by `now`, in order; the result is when to wake it
+    /// next, unless a wake-up is already pending by then (FIEWA holds nothing).
+    pub fn release(&mut self, now: SimTime, out: &mut Vec<Cell>) -> Option<SimTime> {
         match self {
-            AnyEdge::Fiewa(f) => Some(f),
+            AnyEdge::Fiewa(_) => None,
+            AnyEdge::Fiabc(f) => {
+                let due = f.bucket.release(now, out);
+                f.bucket.wake_at(now, due)
+            }
+        }
+    }
+
+    /// ACK packets the edge holds (conservation counts them).
+    pub fn held(&self) -> Box<dyn Iterator<Item = &Cell> + '_> {
+        match self {
+            AnyEdge::Fiewa(_) => Box::new(std::iter::empty()),
+            AnyEdge::Fiabc(f) => Box::new(f.bucket.held()),
+        }
+    }
+
+    /// The scheme's own counts for the report: (name, count) pairs.
+    pub fn counts(&self) -> Vec<(&'static str, u64)> {
+        match self {
+            AnyEdge::Fiewa(f) => vec![("acks_capped", f.acks_capped)],
+            AnyEdge::Fiabc(f) => vec![("acks_held", f.bucket.acks_held), ("acks_passed", f.bucket.acks_passed)],
+        }
+    }
+
+    /// FIEWA's window cap now, bytes (`None` before the first ER, and for FIABC).
+    pub fn window_cap(&self) -> Option<f64> {
+        match self {
+            AnyEdge::Fiewa(f) => f.window_cap(),
+            AnyEdge::Fiabc(_) => None,
         }
     }
 }

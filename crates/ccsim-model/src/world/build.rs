@@ -10,7 +10,7 @@ use super::{Event, World};
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::ids::{NodeId, PortId, VcId};
 use crate::hgrcp::Gateway;
-use crate::ip::{AnyEdge, AnyIpControl, FiewaFlow, FiewaParams};
+use crate::ip::{AnyEdge, AnyIpControl, EdgeParams};
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
 use crate::policer::AnyPolicer;
 use crate::port::{AnyBufferPolicy, AnyDiscipline, AnyHeldOrder, Port};
@@ -76,7 +76,7 @@ pub struct VcSpec {
     pub kind: VcKind,
     /// The first router of the route is a FICCRD source edge with FIEWA enforcement (TCP over
     /// IP only; that router's kind is `NodeKind::IpEdge`).
-    pub edge: Option<FiewaParams>,
+    pub edge: Option<EdgeParams>,
     /// A GFR VC's contract, if it has one.
     pub gfr: Option<GfrVc>,
 }
@@ -289,7 +289,7 @@ impl WorldBuilder {
             assert_eq!(self.nodes[edge_node.index()].kind, NodeKind::IpEdge, "a flow's source edge is an IpEdge node");
             let out = self.ports[s.fwd_ports[1].index()].rate_bps() as f64;
             let access = self.ports[s.fwd_ports[0].index()].delay;
-            Box::new(AnyEdge::Fiewa(FiewaFlow::new(params, out, access, mss)))
+            Box::new(AnyEdge::new(params, out, access, mss))
         });
         let (mcr, policer) = s.gfr.map_or((0.0, None), |g| (g.mcr, g.policer.map(Box::new)));
         if mcr > 0.0 {
@@ -341,6 +341,7 @@ impl WorldBuilder {
             ports: self.ports,
             vcs: self.vcs,
             arrive_kind,
+            edge_out: Vec::new(),
             gateways,
             node_gateway,
             queue: EventQueue::with_rule(ByEvent),

@@ -26,6 +26,8 @@ pub enum Event {
     TcpStart(VcId),
     /// A TCP connection's timer (retransmission or delayed ACK); generation as for sources.
     TcpTimer(VcId, u32),
+    /// A FICCRD source edge's ACK bucket releases the ACKs it has paid for (FIABC).
+    EdgeRelease(VcId),
     /// An HG-RCP gateway's controller tick (the gateway's index).
     GatewayTimer(u32),
     /// Record one sample of every time series.
@@ -37,7 +39,7 @@ pub enum Event {
 /// Simultaneous events run in an order that depends only on what they are and when, never on
 /// when they were scheduled, so that it survives any partition of the events into queues
 /// (`World`'s windowed mode). Every world, with TCP or without, uses this order. By kind
-/// first: arrivals, departures, credit updates, timers, sources, TCP, and observers (the window, samples)
+/// first: arrivals, departures, credit updates, timers, sources, TCP, edges' ACK buckets, gateways, and observers (the window, samples)
 /// last, so that a sample sees everything that happened at its picosecond. Within a kind, in a
 /// pseudo-random order drawn afresh at every picosecond (a hash of the time and the
 /// component), then by component: ordering by component alone would let the lowest-numbered VC
@@ -56,9 +58,10 @@ impl IntrinsicOrder for Event {
             Event::SourceStart(v) => (5, v.0, 0),
             Event::TcpTimer(v, g) => (6, v.0, g),
             Event::TcpStart(v) => (7, v.0, 0),
-            Event::GatewayTimer(g) => (8, g, 0),
-            Event::WindowOpen => (9, 0, 0),
-            Event::Sample => (10, 0, 0),
+            Event::EdgeRelease(v) => (8, v.0, 0),
+            Event::GatewayTimer(g) => (9, g, 0),
+            Event::WindowOpen => (10, 0, 0),
+            Event::Sample => (11, 0, 0),
         };
         let comp = comp as u64 & 0xff_ffff;
         rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
@@ -89,6 +92,7 @@ impl Event {
             Event::PortDeparture(p) => (9, p.0),
             Event::GatewayTimer(g) => (10, g),
             Event::Credit(p) => (11, p.0),
+            Event::EdgeRelease(v) => (12, v.0),
         }
     }
 
@@ -104,6 +108,7 @@ impl Event {
             Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
             Event::GatewayTimer(g) => format!("controller of gateway {}", world.gateways[g as usize].name),
             Event::Credit(p) => format!("credit control at port {}", world.ports[p.index()].name),
+            Event::EdgeRelease(v) => format!("ACK bucket of {}", world.vcs[v.index()].name),
             Event::Sample => "sampling".into(),
             Event::WindowOpen => "measurement window".into(),
         }

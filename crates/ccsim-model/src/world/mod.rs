@@ -58,6 +58,8 @@ pub struct World {
     /// Per port, the kind of the node at its far end: what arriving cells meet (`node/`), or
     /// `LossyLink` first.
     arrive_kind: Vec<NodeKind>,
+    /// Reused buffer of the ACKs a source edge's bucket releases at once (FIABC).
+    edge_out: Vec<crate::cell::Cell>,
     /// IP-over-ATM gateways (HG-RCP), and per node its gateway's index (`NO_GATEWAY` if none).
     pub gateways: Vec<crate::hgrcp::Gateway>,
     node_gateway: Vec<u32>,

@@ -35,6 +35,10 @@ impl World {
         for c in self.gateways.iter().flat_map(|g| g.sap.iter()) {
             n[c.vc.index()].0 += 1;
         }
+        // ACKs waiting in source edges' ACK buckets (FIABC; backward).
+        for c in self.vcs.iter().filter_map(|v| v.edge.as_deref()).flat_map(|e| e.held()) {
+            n[c.vc.index()].1 += 1;
+        }
         n
     }
 

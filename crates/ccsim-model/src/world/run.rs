@@ -55,6 +55,7 @@ impl World {
             Event::WindowOpen => self.open_window(),
             Event::GatewayTimer(g) => self.on_gateway_timer(g),
             Event::Credit(p) => self.on_credit(p),
+            Event::EdgeRelease(v) => self.on_edge_release(v),
         }
     }
 
@@ -73,8 +74,8 @@ impl World {
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
                 self.vc_lp[v.index()]
             }
-            // Gateways exist in TCP worlds only, which run from one queue.
-            Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) => return self.queue.push(t, ev),
+            // Gateways and edges exist in TCP worlds only, which run from one queue.
+            Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) | Event::EdgeRelease(_) => return self.queue.push(t, ev),
         };
         self.lps[lp as usize].push(t, ev);
     }

@@ -1,17 +1,20 @@
-//! An IP source edge router (FICCRD with FIEWA): for the flows whose route starts here (node 1
-//! of the route, `Vc.edge` set) it estimates each flow's rate from its data packets, sends RD
-//! packets behind them, keeps the backward RDs that come home, and writes the flow's window cap
-//! into passing ACKs. For every other packet it is a plain router (`router.rs`).
+//! An IP source edge router (FICCRD): for the flows whose route starts here (node 1 of the
+//! route, `Vc.edge` set) it estimates each flow's rate from its data packets, sends RD packets
+//! behind them, keeps the backward RDs that come home, and enforces the flow's ER on its ACKs:
+//! FIEWA writes a window cap into them, FIABC paces them from an ACK bucket (the
+//! `EdgeRelease` event). For every other packet it is a plain router (`router.rs`).
 //!
 //! May touch the entering flow's edge state and books, and the router's own ports.
 
 use crate::cell::{Cell, CellKind};
-use crate::world::World;
+use crate::ids::VcId;
+use crate::ip::AckAtEdge;
+use crate::world::{Event, World};
 
 impl World {
     /// A packet arrived at a source edge router.
     #[inline]
-    pub(in crate::world) fn at_ip_edge(&mut self, mut cell: Cell) {
+    pub(in crate::world) fn at_ip_edge(&mut self, cell: Cell) {
         let v = cell.vc.index();
         let node = if cell.is_forward() { cell.hop as usize + 1 } else { cell.hop as usize };
         if node != 1 || self.vcs[v].edge.is_none() {
@@ -24,10 +27,16 @@ impl World {
                 let vc = &mut self.vcs[v];
                 vc.edge.as_deref_mut().expect("checked").on_backward_rd(self.now, &rd);
                 vc.books.bwd_delivered += 1;
+                // A new ER may release ACKs or move the next release.
+                self.on_edge_release(cell.vc);
             }
             CellKind::BwdData => {
-                self.vcs[v].edge.as_deref_mut().expect("checked").on_ack(&mut cell);
-                self.pass_backward(1, cell);
+                let vc = &mut self.vcs[v];
+                let ack = vc.tcp().and_then(|t| t.ack_number(cell.frame)).unwrap_or(0);
+                match vc.edge.as_deref_mut().expect("checked").on_ack(self.now, cell, ack) {
+                    AckAtEdge::Pass(cell) => self.pass_backward(1, cell),
+                    AckAtEdge::Held => self.on_edge_release(cell.vc),
+                }
             }
             _ => self.at_router(cell),
         }
@@ -42,6 +51,22 @@ impl World {
         if let Some(rd) = rd {
             self.vcs[cell.vc.index()].books.fwd_sent += 1;
             self.forward_rd(1, rd);
+        }
+    }
+
+    /// Flow `v`'s ACK bucket releases what it has paid for by now, and an `EdgeRelease` event
+    /// is scheduled for the next one unless one is pending before it (`AnyEdge::release`).
+    pub(in crate::world) fn on_edge_release(&mut self, v: VcId) {
+        let now = self.now;
+        let mut out = std::mem::take(&mut self.edge_out);
+        let edge = self.vcs[v.index()].edge.as_deref_mut().expect("a flow with an edge");
+        let due = edge.release(now, &mut out);
+        for cell in out.drain(..) {
+            self.pass_backward(1, cell);
+        }
+        self.edge_out = out;
+        if let Some(t) = due {
+            self.schedule(t, Event::EdgeRelease(v));
         }
     }
 }

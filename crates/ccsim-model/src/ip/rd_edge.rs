@@ -1,0 +1,140 @@
+//! What every FICCRD source edge does for a flow, whatever it enforces (ip-edge-control.md
+//! B.1-B.3): it estimates the flow's arrival rate APR (CSFQ, `csfq.rs`), sends one forward RD
+//! packet per `n_rd` data packets right behind the data packet, and keeps the ER the backward
+//! RD brings back and the edge-to-edge RD round trip. FIEWA (`fiewa.rs`) and FIABC (`fiabc.rs`)
+//! enforce that ER on the TCP sender, each in its own way.
+
+use super::csfq::RateEstimator;
+use crate::cell::{Cell, CellKind};
+use crate::ids::VcId;
+use ccsim_engine::{SimDuration, SimTime};
+use std::collections::VecDeque;
+
+/// Gain of the RD round-trip EWMA [RECON].
+pub const RTT_GAIN: f64 = 1.0 / 8.0;
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RdParams {
+    /// Data packets per forward RD packet [RECON: 1].
+    pub n_rd: u32,
+    /// Averaging constant of the rate estimator [RECON: 100 ms, CSFQ's].
+    pub k_e: SimDuration,
+    /// Bytes of an RD packet on the wire [RECON: 64].
+    pub rd_bytes: u16,
+}
+
+impl Default for RdParams {
+    fn default() -> Self {
+        RdParams { n_rd: 1, k_e: SimDuration::from_millis(100), rd_bytes: 64 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RdEdge {
+    pub params: RdParams,
+    pub estimator: RateEstimator,
+    /// Data packets since the last forward RD.
+    count: u32,
+    next_seq: u16,
+    /// (RD sequence number, send time) of the forward RDs not back yet, oldest first.
+    outstanding: VecDeque<(u16, SimTime)>,
+    /// ER of the last backward RD, bits/s.
+    pub er: Option<f64>,
+    /// EWMA of the edge-to-edge RD round trip, seconds.
+    pub rd_rtt: Option<f64>,
+    /// ER written into a new forward RD: the edge's output link rate, bits/s.
+    initial_er: f64,
+    pub rds_sent: u64,
+    pub rds_returned: u64,
+}
+
+impl RdEdge {
+    pub fn new(params: RdParams, out_rate_bps: f64) -> Self {
+        assert!(params.n_rd >= 1);
+        RdEdge {
+            params,
+            estimator: RateEstimator::new(params.k_e.as_secs_f64()),
+            count: 0,
+            next_seq: 0,
+            outstanding: VecDeque::new(),
+            er: None,
+            rd_rtt: None,
+            initial_er: out_rate_bps,
+            rds_sent: 0,
+            rds_returned: 0,
+        }
+    }
+
+    /// A data packet of `bits` of the flow arrived from the host; the forward RD to send right
+    /// behind it, if one is due.
+    pub fn on_data(&mut self, now: SimTime, vc: VcId, bits: f64) -> Option<Cell> {
+        self.estimator.on_packet(now, bits);
+        self.count += 1;
+        if self.count < self.params.n_rd {
+            return None;
+        }
+        self.count = 0;
+        let seq = self.next_seq;
+        self.next_seq = seq.wrapping_add(1);
+        self.outstanding.push_back((seq, now));
+        self.rds_sent += 1;
+        let mut rd = Cell::packet(vc, CellKind::RdFwd, seq, self.params.rd_bytes);
+        rd.er = self.initial_er as f32;
+        rd.ccr = self.estimator.apr() as f32;
+        Some(rd)
+    }
+
+    /// A backward RD of the flow came back to the edge.
+    pub fn on_backward_rd(&mut self, now: SimTime, rd: &Cell) {
+        self.rds_returned += 1;
+        self.er = Some(rd.er as f64);
+        // Earlier RDs never came back (dropped): forget them.
+        while let Some((seq, sent)) = self.outstanding.pop_front() {
+            if seq == rd.frame {
+                let sample = now.saturating_since(sent).as_secs_f64();
+                self.rd_rtt = Some(match self.rd_rtt {
+                    None => sample,
+                    Some(r) => r + RTT_GAIN * (sample - r),
+                });
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rd_per_n_rd_data_packets_carrying_apr_and_the_link_rate() {
+        let mut f = RdEdge::new(RdParams { n_rd: 3, ..Default::default() }, 100e6);
+        let mut t = SimTime::ZERO;
+        let mut rds = Vec::new();
+        for _ in 0..9 {
+            t += SimDuration::from_millis(1);
+            if let Some(rd) = f.on_data(t, VcId(0), 8000.0) {
+                rds.push(rd);
+            }
+        }
+        assert_eq!(rds.len(), 3);
+        assert_eq!(rds.iter().map(|r| r.frame).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert!(rds.iter().all(|r| r.kind == CellKind::RdFwd && r.size == 64 && r.er == 100e6));
+        assert!(rds[2].ccr > 0.0);
+    }
+
+    #[test]
+    fn rd_round_trip_is_matched_by_sequence_number() {
+        let mut f = RdEdge::new(RdParams::default(), 100e6);
+        let t0 = SimTime::ZERO;
+        // The first RD is lost; only the second returns.
+        let _lost = f.on_data(t0, VcId(0), 8000.0).unwrap();
+        let b = f.on_data(t0 + SimDuration::from_millis(10), VcId(0), 8000.0).unwrap();
+        let mut back = b;
+        back.kind = CellKind::RdBwd;
+        back.er = 1e6;
+        f.on_backward_rd(t0 + SimDuration::from_millis(60), &back);
+        assert!((f.rd_rtt.unwrap() - 0.050).abs() < 1e-12);
+        assert_eq!(f.er, Some(1e6));
+    }
+}
