@@ -172,7 +172,10 @@ pub enum QueueSpec {
     /// Drop the arriving packet when the buffer is full.
     #[default]
     DropTail,
-    /// Random Early Detection (Floyd & Jacobson 1993); defaults are ns-2's.
+    /// Random Early Detection (Floyd & Jacobson 1993) as ns-2.35's `Queue/RED` in packet mode
+    /// (docs/models/ip.md). `min_th`, `max_th`, `w_q` and `gentle` default to ns-2's classic
+    /// settings (ns-2.35 itself configures them automatically and runs gentle RED); the rest
+    /// default to ns-2.35's values.
     Red {
         /// Average queue below which nothing is dropped, packets.
         #[serde(default = "QueueSpec::min_th")]
@@ -183,6 +186,7 @@ pub enum QueueSpec {
         /// Weight of the average queue's moving average.
         #[serde(default = "QueueSpec::w_q")]
         w_q: f64,
+        /// Drop probability at `max_th` (ns-2: `1 / linterm_`).
         #[serde(default = "QueueSpec::max_p")]
         max_p: f64,
         /// Gentle RED: above `max_th` the probability rises to 1 at `2 max_th`.
@@ -191,6 +195,18 @@ pub enum QueueSpec {
         /// Typical packet size, to age the average over idle periods.
         #[serde(default = "QueueSpec::mean_packet_size")]
         mean_packet_size: Bytes,
+        /// Wait between drops (ns-2's `wait_`): gaps between early drops uniform on
+        /// `[1/p_b, 2/p_b]` arrivals; `false`: the paper's `[1, 1/p_b]`.
+        #[serde(default = "QueueSpec::wait")]
+        wait: bool,
+        /// Never drop the first arrival that finds the average at or above `min_th` (with more
+        /// than one packet waiting) after one that did not (ns-2's `old`); `false`: the paper.
+        #[serde(default = "QueueSpec::spare_first")]
+        spare_first: bool,
+        /// A buffer overflow restarts the count of arrivals since the last drop, as ns-2's forced
+        /// drops do (`ns1_compat_ = false`); `false`: only RED's own drops restart it.
+        #[serde(default = "QueueSpec::overflow_resets_count")]
+        overflow_resets_count: bool,
     },
 }
 
@@ -210,12 +226,21 @@ impl QueueSpec {
     fn mean_packet_size() -> Bytes {
         Bytes(RedParams::default().mean_packet_bytes as u64)
     }
+    fn wait() -> bool {
+        RedParams::default().wait
+    }
+    fn spare_first() -> bool {
+        RedParams::default().spare_first
+    }
+    fn overflow_resets_count() -> bool {
+        RedParams::default().overflow_resets_count
+    }
 
     /// The port's active queue manager, if any.
     pub fn build(&self, rate_bps: u64, rng: RngStream) -> Option<Red> {
         match self {
             QueueSpec::DropTail => None,
-            QueueSpec::Red { min_th, max_th, w_q, max_p, gentle, mean_packet_size } => Some(Red::new(
+            QueueSpec::Red { min_th, max_th, w_q, max_p, gentle, mean_packet_size, wait, spare_first, overflow_resets_count } => Some(Red::new(
                 RedParams {
                     min_th: *min_th,
                     max_th: *max_th,
@@ -223,6 +248,9 @@ impl QueueSpec {
                     max_p: *max_p,
                     gentle: *gentle,
                     mean_packet_bytes: mean_packet_size.0.min(u32::MAX as u64) as u32,
+                    wait: *wait,
+                    spare_first: *spare_first,
+                    overflow_resets_count: *overflow_resets_count,
                 },
                 rate_bps,
                 rng,

@@ -61,12 +61,52 @@ pub fn from_tree(tree: Value) -> Result<Scenario, ScenarioError> {
     if !tree.is_object() {
         return Err(ScenarioError::new("", "a scenario must be a table/object at the top level"));
     }
-    let scenario: Scenario = serde_path_to_error::deserialize(tree).map_err(|e| {
-        let path = e.path().to_string();
-        ScenarioError::new(path, clean_serde_message(&e.inner().to_string()))
+    let scenario = deserialize(&tree).map_err(|(path, message)| {
+        let path = match field_in_tagged_table(&tree, &path, &message) {
+            Some(field) => format!("{path}.{field}"),
+            None => path,
+        };
+        ScenarioError::new(path, message)
     })?;
     validate(&scenario)?;
     Ok(scenario)
+}
+
+/// The scenario, or the path and message of serde's error.
+fn deserialize(tree: &Value) -> Result<Scenario, (String, String)> {
+    serde_path_to_error::deserialize(tree).map_err(|e| (e.path().to_string(), clean_serde_message(&e.inner().to_string())))
+}
+
+/// serde reads an internally tagged table (`type = "..."`: algorithms, queues, controls) from a
+/// buffered copy, so a bad value in one of its fields comes back with the table's path only.
+/// This finds the field: the one whose removal makes that error go away (unknown and missing
+/// fields already name themselves and are left alone). `None` if no single field explains it.
+fn field_in_tagged_table(tree: &Value, path: &str, message: &str) -> Option<String> {
+    if ["unknown field", "missing field", "unknown variant"].iter().any(|m| message.starts_with(m)) {
+        return None;
+    }
+    let steps = parse_path(path).ok()?;
+    let table = steps.iter().try_fold(tree, |v, step| match step {
+        Step::Key(k) => v.get(k),
+        Step::Index(i) => v.get(i),
+    })?;
+    let table = table.as_object().filter(|t| t.contains_key("type"))?;
+    table.keys().filter(|k| *k != "type").find_map(|key| {
+        let mut t = tree.clone();
+        let mut at = &mut t;
+        for step in &steps {
+            at = match step {
+                Step::Key(k) => at.get_mut(k)?,
+                Step::Index(i) => at.get_mut(i)?,
+            };
+        }
+        at.as_object_mut()?.remove(key);
+        let gone = match deserialize(&t) {
+            Ok(_) => true,
+            Err((p, m)) => (p != path || m != message) && m != format!("missing field `{key}`"),
+        };
+        gone.then(|| key.clone())
+    })
 }
 
 /// serde's messages end with "at line 1 column 2" for JSON; paths already say where.

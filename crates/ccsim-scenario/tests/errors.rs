@@ -252,3 +252,27 @@ fn ficcrd_control_and_fiewa_edge_fields_are_checked() {
     assert!(e.path.starts_with("router[1].control"), "{e}");
     assert!(e.message.contains("unknown field `gamma`"), "{e}");
 }
+
+/// RED's switches are booleans with ns-2.35's defaults; a wrong type names the field, although
+/// serde reads the tagged `queue` table without paths.
+#[test]
+fn red_switches_default_to_ns2_and_wrong_types_name_the_field() {
+    let mut v = with_routers();
+    v["defaults"]["queue"] = json!({"type": "red"});
+    let s = load(&v.to_string(), Format::Json, &Adjustments::default()).unwrap();
+    match s.defaults.queue {
+        ccsim_scenario::ip::QueueSpec::Red { wait, spare_first, overflow_resets_count, gentle, .. } => {
+            assert_eq!((wait, spare_first, overflow_resets_count, gentle), (true, true, true, false));
+        }
+        other => panic!("{other:?}"),
+    }
+    for field in ["wait", "spare_first", "overflow_resets_count", "gentle"] {
+        let mut v = with_routers();
+        v["router"][0]["queue"] = json!({"type": "red", "min_th": 3, field: "yes"});
+        assert_eq!(err_of(v).to_string(), format!("router[0].queue.{field}: invalid type: string \"yes\", expected a boolean"));
+    }
+    // Values of other tagged tables are found the same way.
+    let mut v = with_routers();
+    v["router"][1]["control"] = json!({"type": "ficcrd", "bur": "half"});
+    assert_eq!(err_of(v).path, "router[1].control.bur");
+}

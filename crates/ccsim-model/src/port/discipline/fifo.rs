@@ -2,7 +2,9 @@
 //! finishes everything ahead of it first), so it goes straight into the link pipe with its
 //! arrival time and the buffer keeps only a token; `Port::sync` applies departures lazily
 //! before anything reads the queue. Exactly the queue lengths, drops and timings of an event
-//! per departure, with no departure events. RED (IP ports) decides before the buffer.
+//! per departure, with no departure events. RED (IP ports) decides before the buffer, seeing
+//! the packets waiting behind the one on the wire; a full buffer's drop is an overflow even
+//! when RED would have dropped the packet, and tells RED (ns-2's forced drops).
 
 use crate::cell::Cell;
 use crate::port::{DropReason, InFlight, Port};
@@ -17,18 +19,30 @@ impl Port {
         debug_assert!(self.buffer.head_departure().is_none_or(|d| d > now), "sync before offer");
         if let Some(red) = self.red.as_mut() {
             let idle_since = self.buffer.is_empty().then_some(self.busy_until);
-            if red.on_arrival(now, self.buffer.len(), idle_since) {
+            // After `sync` a non-empty buffer's head is on the wire.
+            let waiting = self.buffer.len().saturating_sub(1);
+            let full = self.buffer.len() >= self.buffer.capacity();
+            if red.on_arrival(now, waiting, idle_since) && !full {
                 self.buffer.reject(cell.vc, DropReason::Early);
                 return Err(DropReason::Early);
             }
         }
         let clock = &mut self.clock;
         let busy_until = &mut self.busy_until;
-        let dep = self.buffer.offer(&cell, || {
+        let offered = self.buffer.offer(&cell, || {
             let t = now.max(*busy_until) + clock.tx_time(cell.bits());
             *busy_until = t;
             t
-        })?;
+        });
+        let dep = match offered {
+            Ok(dep) => dep,
+            Err(reason) => {
+                if let Some(red) = self.red.as_mut() {
+                    red.on_overflow();
+                }
+                return Err(reason);
+            }
+        };
         self.queue.admit(now, dep, self.buffer.len());
         let arrival = dep + self.delay;
         let head = self.pipe.is_empty();
@@ -44,5 +58,65 @@ impl Port {
             self.departed += 1;
             self.departed_bits += token.size as u64 * 8;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cell::{Cell, CellKind};
+    use crate::ids::{NodeId, VcId};
+    use crate::port::{DropReason, Port, Red, RedParams};
+    use ccsim_engine::{RngStream, SimDuration, SimTime, StreamKey};
+
+    /// A 10 Mb/s packet port of `capacity` packets whose RED has `avg = q` (w_q = 1) and
+    /// thresholds 1 and 2.
+    fn red_port(capacity: u32) -> Port {
+        let mut port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), 10_000_000, SimDuration::ZERO, capacity, 1, None, true);
+        port.packets = true;
+        let p = RedParams { min_th: 1.0, max_th: 2.0, w_q: 1.0, ..RedParams::default() };
+        let rng = RngStream::new(StreamKey { seed: 1, replication: 0, component: 0, purpose: 0 });
+        port.red = Some(Red::new(p, 10_000_000, rng));
+        port
+    }
+
+    fn offer(port: &mut Port) -> Result<(), DropReason> {
+        port.sync(SimTime::ZERO);
+        port.offer(SimTime::ZERO, Cell::packet(VcId(0), CellKind::Data, 0, 1000)).map(|_| ())
+    }
+
+    /// Back-to-back arrivals: RED counts the packets waiting, not the one being transmitted
+    /// (ns-2's queue), so the third arrival sees one waiting (guard), the fourth two (spared:
+    /// the first at `avg >= min_th`), and only the fifth is dropped.
+    #[test]
+    fn red_sees_the_packets_waiting_behind_the_one_on_the_wire() {
+        let mut port = red_port(10);
+        for _ in 0..4 {
+            assert_eq!(offer(&mut port), Ok(()));
+        }
+        assert_eq!(offer(&mut port), Err(DropReason::Early));
+        assert_eq!(port.red.as_ref().unwrap().count(), 0);
+    }
+
+    /// At a full buffer the drop is an overflow even where RED would have dropped the packet,
+    /// and RED's `count` restarts (ns-2's forced drops).
+    #[test]
+    fn a_full_buffer_drop_is_an_overflow_and_resets_reds_count() {
+        let mut port = red_port(4);
+        for _ in 0..4 {
+            assert_eq!(offer(&mut port), Ok(()));
+        }
+        assert_eq!(port.red.as_ref().unwrap().count(), 1, "the fourth arrival was spared");
+        assert_eq!(offer(&mut port), Err(DropReason::Overflow));
+        assert_eq!((port.buffer.dropped(DropReason::Overflow), port.buffer.dropped(DropReason::Early)), (1, 0));
+
+        // A RED that admits the arrival (p_b small, `wait`): the overflow alone resets `count`.
+        let mut port = red_port(4);
+        port.red.as_mut().unwrap().p = RedParams { min_th: 1.0, max_th: 100.0, w_q: 1.0, ..RedParams::default() };
+        for _ in 0..4 {
+            assert_eq!(offer(&mut port), Ok(()));
+        }
+        assert_eq!(port.red.as_ref().unwrap().count(), 1);
+        assert_eq!(offer(&mut port), Err(DropReason::Overflow));
+        assert_eq!(port.red.as_ref().unwrap().count(), 0);
     }
 }
