@@ -97,32 +97,27 @@ impl ControlSpec {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EdgeSpec {
     /// FICCRD edge with FIEWA: the ACKs' advertised window capped at ER x RTT.
-    Fiewa {
-        /// Data packets per forward RD packet.
-        #[serde(default = "EdgeSpec::n_rd")]
-        n_rd: u32,
-        /// Averaging constant of the per-flow rate estimator.
-        #[serde(default = "EdgeSpec::k_e")]
-        k_e: Duration,
-        /// Size of an RD packet on the wire.
-        #[serde(default = "EdgeSpec::rd_size")]
-        rd_size: Bytes,
-    },
+    Fiewa(RdSpec),
     /// FICCRD edge with FIABC: the ACKs paced at ER by a per-flow ACK bucket.
-    Fiabc {
-        /// Data packets per forward RD packet.
-        #[serde(default = "EdgeSpec::n_rd")]
-        n_rd: u32,
-        /// Averaging constant of the per-flow rate estimator.
-        #[serde(default = "EdgeSpec::k_e")]
-        k_e: Duration,
-        /// Size of an RD packet on the wire.
-        #[serde(default = "EdgeSpec::rd_size")]
-        rd_size: Bytes,
-    },
+    Fiabc(RdSpec),
 }
 
-impl EdgeSpec {
+/// The RD settings both edge schemes share.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RdSpec {
+    /// Data packets per forward RD packet.
+    #[serde(default = "RdSpec::n_rd")]
+    pub n_rd: u32,
+    /// Averaging constant of the per-flow rate estimator.
+    #[serde(default = "RdSpec::k_e")]
+    pub k_e: Duration,
+    /// Size of an RD packet on the wire.
+    #[serde(default = "RdSpec::rd_size")]
+    pub rd_size: Bytes,
+}
+
+impl RdSpec {
     fn n_rd() -> u32 {
         RdParams::default().n_rd
     }
@@ -132,27 +127,29 @@ impl EdgeSpec {
     fn rd_size() -> Bytes {
         Bytes(RdParams::default().rd_bytes as u64)
     }
+}
 
+impl EdgeSpec {
     /// The RD settings both schemes share.
-    fn rd(&self) -> (u32, Duration, Bytes) {
-        match *self {
-            EdgeSpec::Fiewa { n_rd, k_e, rd_size } | EdgeSpec::Fiabc { n_rd, k_e, rd_size } => (n_rd, k_e, rd_size),
+    fn rd(&self) -> &RdSpec {
+        match self {
+            EdgeSpec::Fiewa(rd) | EdgeSpec::Fiabc(rd) => rd,
         }
     }
 
     pub fn params(&self) -> EdgeParams {
-        let (n_rd, k_e, rd_size) = self.rd();
-        let rd = RdParams { n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 };
+        let RdSpec { n_rd, k_e, rd_size } = self.rd();
+        let rd = RdParams { n_rd: *n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 };
         match self {
-            EdgeSpec::Fiewa { .. } => EdgeParams::Fiewa(rd),
-            EdgeSpec::Fiabc { .. } => EdgeParams::Fiabc(rd),
+            EdgeSpec::Fiewa(_) => EdgeParams::Fiewa(rd),
+            EdgeSpec::Fiabc(_) => EdgeParams::Fiabc(rd),
         }
     }
 
     /// Field-path checks (the caller prefixes the path).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        let (n_rd, k_e, rd_size) = self.rd();
-        if n_rd == 0 {
+        let RdSpec { n_rd, k_e, rd_size } = self.rd();
+        if *n_rd == 0 {
             return Err(("n_rd", "must be >= 1".into()));
         }
         if k_e.0 == SimDuration::ZERO {
