@@ -7,7 +7,7 @@ extra columns, set beside the seed's numbers and beside theory.
 The seed's numbers are in ``data/abr-benchmarks.toml``. Theory is derived from each resolved
 scenario: max-min rates by water-filling on the topology with every switch port's capacity scaled
 by its scheme's target factor (ERICA U, ERICA+ 1, DEBRA C·V, UT ρ_T; none for EPRCA), PCR and
-fixed-rate sources as demands; ERICA+'s target queue Q0 = T0 × port capacity (abr.md §13, §10).
+fixed-rate sources as demands; ERICA+'s target queue Q0 = T0 × port capacity (docs/models/abr/erica-plus.md; docs/reproductions/abr-benchmarks.md).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def seed_scenarios(data: dict[str, Any]) -> list[str]:
 
 
 def scheme_factor(algorithm: dict[str, Any]) -> float | None:
-    """The fraction of a port's capacity a scheme aims to allocate (abr.md §13)."""
+    """The fraction of a port's capacity a scheme aims to allocate (docs/reproductions/abr-benchmarks.md)."""
     kind = algorithm.get("type")
     if kind == "erica":
         return float(algorithm["target_utilization"])
@@ -162,7 +162,7 @@ def topology(resolved: dict[str, Any]) -> Topology:
 
 
 def waterfill(caps: dict[str, float], flows: dict[str, tuple[float, list[str]]]) -> dict[str, float]:
-    """Max-min fair rates (abr.md §13): flows are (demand, ports); each round the tightest port
+    """Max-min fair rates (docs/reproductions/abr-benchmarks.md): flows are (demand, ports); each round the tightest port
     (or a flow's own demand) fixes the rates of the flows it limits."""
     remaining = dict(caps)
     active = dict(flows)
