@@ -255,6 +255,12 @@ impl TcpEnds {
         self.segs = segs;
     }
 
+    /// The segment data frame `frame` in flight carries: what a router reading the packet's TCP
+    /// header sees (FIEWA's data round trip).
+    pub fn segment(&self, frame: u16) -> Option<Segment> {
+        self.data.peek(frame).copied()
+    }
+
     /// The cumulative ACK (bytes) of ACK frame `frame` in flight: what a router reading the
     /// packet's TCP header sees (FIABC's ACK bucket).
     pub fn ack_number(&self, frame: u16) -> Option<u64> {

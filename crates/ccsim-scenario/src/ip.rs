@@ -7,7 +7,7 @@
 
 use crate::units::{Bytes, Duration, Packets};
 use ccsim_engine::SimDuration;
-use ccsim_model::ip::{AnyIpControl, EdgeParams, FiccrdCore, FiccrdParams, RdParams};
+use ccsim_model::ip::{AnyIpControl, EdgeParams, FiccrdCore, FiccrdParams, FiewaParams, FiewaRtt, RdParams, WindowRounding};
 use ccsim_engine::RngStream;
 use ccsim_model::port::{Red, RedParams};
 use schemars::JsonSchema;
@@ -115,6 +115,29 @@ pub struct RdSpec {
     /// Size of an RD packet on the wire.
     #[serde(default = "RdSpec::rd_size")]
     pub rd_size: Bytes,
+    /// FIEWA only: the round trip the window covers, `data` (measured at the edge from a data
+    /// packet to the ACK covering it; default) or `rd` (the RD packets' round trip), each plus
+    /// twice the host-edge delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt: Option<FiewaRttSpec>,
+    /// FIEWA only: `none` writes the window as computed (default; a sender of whole segments
+    /// rounds it down), `up` rounds it up to whole segments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_rounding: Option<WindowRoundingSpec>,
+}
+
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum FiewaRttSpec {
+    Data,
+    Rd,
+}
+
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowRoundingSpec {
+    None,
+    Up,
 }
 
 impl RdSpec {
@@ -138,17 +161,37 @@ impl EdgeSpec {
     }
 
     pub fn params(&self) -> EdgeParams {
-        let RdSpec { n_rd, k_e, rd_size } = self.rd();
+        let RdSpec { n_rd, k_e, rd_size, rtt, window_rounding } = self.rd();
         let rd = RdParams { n_rd: *n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 };
         match self {
-            EdgeSpec::Fiewa(_) => EdgeParams::Fiewa(rd),
+            EdgeSpec::Fiewa(_) => {
+                let d = FiewaParams::default();
+                EdgeParams::Fiewa(rd, FiewaParams {
+                    rtt: rtt.map_or(d.rtt, |r| match r {
+                        FiewaRttSpec::Data => FiewaRtt::Data,
+                        FiewaRttSpec::Rd => FiewaRtt::Rd,
+                    }),
+                    rounding: window_rounding.map_or(d.rounding, |r| match r {
+                        WindowRoundingSpec::None => WindowRounding::None,
+                        WindowRoundingSpec::Up => WindowRounding::Up,
+                    }),
+                })
+            }
             EdgeSpec::Fiabc(_) => EdgeParams::Fiabc(rd),
         }
     }
 
     /// Field-path checks (the caller prefixes the path).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        let RdSpec { n_rd, k_e, rd_size } = self.rd();
+        let RdSpec { n_rd, k_e, rd_size, rtt, window_rounding } = self.rd();
+        if let EdgeSpec::Fiabc(_) = self {
+            if rtt.is_some() {
+                return Err(("rtt", "only FIEWA (type = \"fiewa\") has a window round trip".into()));
+            }
+            if window_rounding.is_some() {
+                return Err(("window_rounding", "only FIEWA (type = \"fiewa\") writes a window".into()));
+            }
+        }
         if *n_rd == 0 {
             return Err(("n_rd", "must be >= 1".into()));
         }

@@ -150,8 +150,10 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("rd_returned".into(), json!(f.rds_returned));
                 m.insert("er_mbps".into(), json!(f.er.map(|e| e / 1e6)));
                 m.insert("apr_mbps".into(), json!(f.estimator.apr() / 1e6));
-                if let AnyEdge::Fiewa(_) = e {
+                if let AnyEdge::Fiewa(w) = e {
                     m.insert("window_cap_bytes".into(), json!(e.window_cap()));
+                    m.insert("edge_data_rtt_ms".into(), json!(w.data_rtt.map(|r| r * 1e3)));
+                    m.insert("edge_rd_rtt_ms".into(), json!(f.rd_rtt.map(|r| r * 1e3)));
                 }
                 for (name, n) in e.counts() {
                     m.insert(name.into(), json!(n));

@@ -1,10 +1,11 @@
 """Seed 002 (FICCRD) on its peer-to-peer configuration: FICCRD against drop-tail routers.
 
 Seed 002 reports figures only (goodput per flow, sender sequence numbers, bottleneck queue, drops per
-flow) for FICCRD and for drop-tail routers. This reproduction runs both presets (`ficcrd/ficcrd`,
-`ficcrd/droptail`) over several seeds and sets each of the seed's statements beside ccsim's numbers and
-beside what theory bounds (the bottleneck's payload capacity, the fair share). The statements live in
-``data/ficcrd.toml``, not in code.
+flow) for FICCRD and for drop-tail routers, and does not say which edge enforcement (FIEWA or FIABC)
+its runs used. This reproduction runs drop-tail (`ficcrd/droptail`) and FICCRD with each edge scheme
+(`ficcrd/ficcrd`: FIEWA, `ficcrd/ficcrd-abc`: FIABC) over several seeds, and sets each of the seed's
+statements beside ccsim's numbers for every scheme it is about, and beside what theory bounds (the
+bottleneck's payload capacity). The statements live in ``data/ficcrd.toml``, not in code.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ except ModuleNotFoundError:  # Python 3.10
 
 PAPER = "ficcrd"
 TITLE = "Seed 002: FICCRD against drop-tail routers"
-PRESETS = ("ficcrd/droptail", "ficcrd/ficcrd")
+PRESETS = ("ficcrd/droptail", "ficcrd/ficcrd", "ficcrd/ficcrd-abc")
+BASELINE = "ficcrd/droptail"
+#: What a statement's `preset = "ficcrd"` stands for: both edge schemes.
+FICCRD_PRESETS = ("ficcrd/ficcrd", "ficcrd/ficcrd-abc")
+#: How figures and the answers table name each preset.
+LABELS = {"ficcrd/droptail": "drop-tail", "ficcrd/ficcrd": "FICCRD-EWA", "ficcrd/ficcrd-abc": "FICCRD-ABC"}
 DATA_FILE = Path(__file__).parent / "data" / "ficcrd.toml"
 
 
@@ -88,19 +94,30 @@ def _holds(expr: str, value: float, ref: float) -> bool:
     return {">": value > ref, "<": value < ref, ">=": value >= ref, "<=": value <= ref, "==": value == ref}[op]
 
 
+def statement_presets(st: dict[str, Any]) -> tuple[str, ...]:
+    """The presets a statement is about: its `preset` (default drop-tail); "ficcrd" means both edges."""
+    p = st.get("preset", BASELINE)
+    return FICCRD_PRESETS if p == "ficcrd" else (p,)
+
+
+def _per_preset(value: Any, preset: str) -> Any:
+    """A statement's `note` (or ns-2 answer) may be one text, or a table of texts by preset."""
+    return value.get(preset) if isinstance(value, dict) else value
+
+
 def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per statement and seed: ccsim's value; what the seed says (`paper`, its words) and
-    the threshold chosen to decide it, or theory's bound; ns-2's and ns-3's answers where measured
-    (docs/validation/ns2.md); and whether the statement holds."""
+    """One row per statement, preset and seed: ccsim's value; what the seed says (`paper`, its
+    words) and the threshold chosen to decide it, or theory's bound; ns-2's and ns-3's answers
+    where measured (docs/validation/ns2.md); and whether the statement holds."""
     rows = []
-    baseline = {r["task"].seed: r["summary"] for r in results if r["task"].preset == "ficcrd/droptail"}
+    baseline = {r["task"].seed: r["summary"] for r in results if r["task"].preset == BASELINE}
     for r in results:
         s = r["summary"]
         preset = r["task"].preset
-        m = measures(s, baseline.get(r["task"].seed) if preset != "ficcrd/droptail" else None)
+        m = measures(s, baseline.get(r["task"].seed) if preset != BASELINE else None)
         cap = capacity_mbps(s)
         for st in data["statement"]:
-            if st.get("preset", "ficcrd/droptail") != preset:
+            if preset not in statement_presets(st):
                 continue
             ref = cap * st["of_capacity"] if "of_capacity" in st else st["value"]
             value = m[st["quantity"]]
@@ -110,15 +127,29 @@ def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[st
                 "theory": C.clean(ref) if st.get("kind") == "theory" else None,
                 "paper": st["paper"] if st.get("kind") == "paper" else None,
                 "threshold": C.clean(ref) if st.get("kind") == "paper" else None,
-                "ns2": st.get("ns2"), "ns3": st.get("ns3"),
+                "ns2": _per_preset(st.get("ns2"), preset), "ns3": _per_preset(st.get("ns3"), preset),
                 "ccsim": C.clean(value), "difference": C.clean(value - ref), "ok": _holds(st["expect"], value, ref),
-                "note": st.get("note"),
+                "note": _per_preset(st.get("note"), preset),
             })
     return rows
 
 
+def answers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seed's answer per statement and scheme: on how many seeds it holds, and ccsim's range."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        a = out.setdefault((r["statement"], r["scenario"]), {
+            "statement": r["statement"], "scheme": LABELS.get(r["scenario"], r["scenario"]), "paper": r["paper"],
+            "expect": r["expect"], "values": [], "held": 0, "note": r["note"]})
+        a["values"].append(r["ccsim"])
+        a["held"] += bool(r["ok"])
+    return [{**{k: v for k, v in a.items() if k != "values"}, "seeds": len(a["values"]),
+             "answer": "holds" if a["held"] == len(a["values"]) else "no" if a["held"] == 0 else "on some seeds",
+             "ccsim": f"{C.fmt(min(a['values']))} - {C.fmt(max(a['values']))}"} for a in out.values()]
+
+
 def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
-    """The seed's Figs. 3-6 for both presets: goodput and drops per flow (mean and range over the
+    """The seed's Figs. 3-6 for every scheme: goodput and drops per flow (mean and range over the
     seeds), the bottleneck queue and the sender sequence numbers of the first seed."""
     import matplotlib
 
@@ -141,7 +172,7 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
         for k, (preset, rs) in enumerate(by_preset.items()):
             v = np.array([[c[field] for c in r["summary"]["connections"]] for r in rs], dtype=float)
             ax.bar(x + (k - (len(by_preset) - 1) / 2) * width, v.mean(0), width,
-                   yerr=[v.mean(0) - v.min(0), v.max(0) - v.mean(0)], capsize=2, label=preset.split("/")[1])
+                   yerr=[v.mean(0) - v.min(0), v.max(0) - v.mean(0)], capsize=2, label=LABELS[preset])
         if field == "goodput_mbps":
             ax.axhline(fair, color="black", linestyle="--", linewidth=1, label=f"fair share {fair:.2f} Mb/s")
         ax.set_xticks(x, names)
@@ -154,7 +185,7 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
     for preset, rs in by_preset.items():
         q = rs[0]["queue"]
         ax.step(q["time_ms"].to_numpy() / 1e3, q["queue_cells"].to_numpy(), where="post", linewidth=0.8,
-                label=preset.split("/")[1])
+                label=LABELS[preset])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("queue (packets)")
     ax.set_title(f"bottleneck queue R11->R12, seed {first['task'].seed}")
@@ -169,7 +200,7 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
             ax.plot(part["time_ms"].to_numpy() / 1e3, part["seq_bytes"].to_numpy() / 1e6, linewidth=0.8, label=name)
         ax.set_xlabel("time (s)")
         ax.set_ylabel("sequence number (MB)")
-        ax.set_title(f"{preset}: sender sequence numbers, seed {rs[0]['task'].seed}")
+        ax.set_title(f"{LABELS[preset]}: sender sequence numbers, seed {rs[0]['task'].seed}")
     axes[0][0].legend(fontsize="small", ncol=2)
     files.append(C.save_figure(fig, out / "seq.png"))
     return files
@@ -180,16 +211,21 @@ def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: 
     columns = [("scenario", "preset"), ("seed", "seed"), ("quantity", "quantity"), ("statement", "statement"), ("paper", "the seed says"),
                ("source", "source"), ("expect", "tested as"), ("ccsim", "ccsim"), ("ok", "holds"), ("ns2", "ns-2.35"),
                ("ns3", "ns-3"), ("note", "note")]
-    intro = (f"{info['mode']} run: {info['runs']} runs of <code>{'</code> and <code>'.join(PRESETS)}</code> in "
-             f"{info['wall_s']:.1f} s. Every row is one of the seed's statements about FICCRD or drop-tail routers, or a "
-             "bound theory gives, on one seed. docs/reproductions/ficcrd.md explains the differences.")
-    page = C.report_page(TITLE, intro, [("Statements", C.html_table(rows, columns))], figures)
+    answer_columns = [("statement", "statement"), ("scheme", "scheme"), ("paper", "the seed says"), ("expect", "tested as"),
+                      ("answer", "holds"), ("seeds", "seeds"), ("held", "seeds where it holds"), ("ccsim", "ccsim (range)"),
+                      ("note", "note")]
+    intro = (f"{info['mode']} run: {info['runs']} runs of <code>{'</code>, <code>'.join(PRESETS)}</code> in "
+             f"{info['wall_s']:.1f} s. The answers table gives each of the seed's statements about FICCRD or drop-tail "
+             "routers, or a bound theory gives, for every scheme it is about; the statements table has one row per seed. "
+             "docs/reproductions/ficcrd.md explains the differences.")
+    page = C.report_page(TITLE, intro, [("Answers", C.html_table(answers(rows), answer_columns)),
+                                        ("Statements", C.html_table(rows, columns))], figures)
     (out / "index.html").write_text(page, encoding="utf-8")
 
 
 def reproduce(out: str | Path | None = None, quick: bool = False, workers: int | None = None,
               progress: bool = True) -> dict[str, Any]:
-    """Runs the baseline over the data file's seeds; writes ``compared.json``, ``runs.json``,
+    """Runs drop-tail and both FICCRD edge schemes over the data file's seeds; writes ``compared.json``, ``runs.json``,
     ``figures/*.png`` and ``index.html`` under ``out``; returns a summary dict."""
     started = time.perf_counter()
     data = load_data()
@@ -215,4 +251,4 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     return C.summary(PAPER, out, info["mode"], rows, len(tasks), started, paper_rows)
 
 
-__all__ = ["reproduce", "load_data", "measures", "compare", "PAPER", "TITLE"]
+__all__ = ["reproduce", "load_data", "measures", "compare", "answers", "PAPER", "TITLE"]

@@ -12,7 +12,7 @@ pub mod rd_edge;
 pub use csfq::RateEstimator;
 pub use fiabc::{AckBucket, FiabcFlow};
 pub use ficcrd::{FiccrdCore, FiccrdParams};
-pub use fiewa::FiewaFlow;
+pub use fiewa::{FiewaFlow, FiewaParams, FiewaRtt, WindowRounding};
 pub use rd_edge::{RdEdge, RdParams};
 
 use crate::cell::Cell;
@@ -53,7 +53,7 @@ impl AnyIpControl {
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum EdgeParams {
     /// FIEWA: the ACKs' advertised window capped at ER x RTT.
-    Fiewa(RdParams),
+    Fiewa(RdParams, FiewaParams),
     /// FIABC: the ACKs paced at ER.
     Fiabc(RdParams),
 }
@@ -76,7 +76,7 @@ pub enum AckAtEdge {
 impl AnyEdge {
     pub fn new(params: EdgeParams, out_rate_bps: f64, access_delay: SimDuration, mss_bytes: u32) -> Self {
         match params {
-            EdgeParams::Fiewa(rd) => AnyEdge::Fiewa(FiewaFlow::new(rd, out_rate_bps, access_delay, mss_bytes)),
+            EdgeParams::Fiewa(rd, p) => AnyEdge::Fiewa(FiewaFlow::new(rd, p, out_rate_bps, access_delay, mss_bytes)),
             EdgeParams::Fiabc(rd) => AnyEdge::Fiabc(FiabcFlow::new(rd, out_rate_bps, mss_bytes)),
         }
     }
@@ -89,12 +89,18 @@ impl AnyEdge {
         }
     }
 
-    /// A data packet of the flow passed the edge (`bits` on the wire): the forward RD packet to
-    /// send right behind it, if one is due.
+    /// A data packet of the flow passed the edge (`bits` on the wire; `segment`: the TCP
+    /// segment's end byte and whether it is a retransmission): the forward RD packet to send
+    /// right behind it, if one is due.
     #[inline]
-    pub fn on_data(&mut self, now: SimTime, vc: VcId, bits: f64) -> Option<Cell> {
+    pub fn on_data(&mut self, now: SimTime, vc: VcId, bits: f64, segment: Option<(u64, bool)>) -> Option<Cell> {
         match self {
-            AnyEdge::Fiewa(f) => f.rd.on_data(now, vc, bits),
+            AnyEdge::Fiewa(f) => {
+                if let Some((end, retransmission)) = segment {
+                    f.on_segment(now, end, retransmission);
+                }
+                f.rd.on_data(now, vc, bits)
+            }
             AnyEdge::Fiabc(f) => f.rd.on_data(now, vc, bits),
         }
     }
@@ -113,7 +119,7 @@ impl AnyEdge {
     pub fn on_ack(&mut self, now: SimTime, mut cell: Cell, ack: u64) -> AckAtEdge {
         match self {
             AnyEdge::Fiewa(f) => {
-                f.on_ack(&mut cell);
+                f.on_ack(now, &mut cell, ack);
                 AckAtEdge::Pass(cell)
             }
             AnyEdge::Fiabc(f) => f.bucket.on_ack(now, cell, ack).map_or(AckAtEdge::Held, AckAtEdge::Pass),

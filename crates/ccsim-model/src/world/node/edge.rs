@@ -46,7 +46,8 @@ impl World {
     /// its way, and a forward RD packet right behind it when one is due.
     fn at_source_edge(&mut self, cell: Cell) {
         let vc = &mut self.vcs[cell.vc.index()];
-        let rd = vc.edge.as_deref_mut().expect("checked by the caller").on_data(self.now, cell.vc, cell.bits() as f64);
+        let segment = vc.tcp().and_then(|t| t.segment(cell.frame)).map(|s| (s.end(), s.retransmission));
+        let rd = vc.edge.as_deref_mut().expect("checked by the caller").on_data(self.now, cell.vc, cell.bits() as f64, segment);
         self.pass_forward(1, cell);
         if let Some(rd) = rd {
             self.vcs[cell.vc.index()].books.fwd_sent += 1;
