@@ -122,6 +122,15 @@ fn both_edge_schemes_drop_nothing_and_share_fairly_on_every_seed() {
             assert_eq!(v["conservation_ok"], true);
             assert_eq!(b["drops"], 0, "{name} seed {seed}");
             assert!(jain >= 0.95, "{name} seed {seed}: Jain {jain}");
+            if name == "ficcrd/ficcrd-abc" {
+                // The ACK bucket pays for acknowledged payload at ER / 8 bytes/s: each sender's
+                // goodput follows its ER (the last one, ER moving little in steady state).
+                for c in v["connections"].as_array().unwrap() {
+                    let (g, er) = (f(&c["goodput_mbps"]), f(&c["er_mbps"]));
+                    assert!((g - er).abs() < 0.05 * er, "{} seed {seed}: goodput {g} against ER {er}", c["name"]);
+                    assert!(c["acks_held"].as_u64().unwrap() > 1000);
+                }
+            }
             if near_q0 {
                 assert!((50.0..150.0).contains(&mean_q), "{name} {extra:?} seed {seed}: mean queue {mean_q}");
             } else {
