@@ -44,7 +44,12 @@ CASES = [
 EXTRA = {"ut-ct/two-node-case6-ct-bdp": [("connection[0].sessions.rate", "1.0")],
          "ut-ct/two-node-case6-ut": [("connection[0].sessions.rate", "1.0")]}
 # Whole `ccsim run PRESET --json` processes (start-up, run, result conversion), as a user runs them.
-PROCESS_CASES = [("seed-002 drop-tail baseline, 200 s simulated", "ficcrd/droptail")]
+# Whole `ccsim` processes as a user or a script runs them (docs/benchmarks.md, the command path).
+PROCESS_CASES = [
+    ("seed-002 drop-tail baseline, 200 s simulated", ["run", "ficcrd/droptail", "--json"]),
+    ("Two Sources / ERICA, 10 s simulated", ["run", "abr-benchmarks/two-sources", "--set", 'run.duration="10s"', "--json"]),
+    ("help", ["--help"]),
+]
 # Five runs: the machines this runs on are VMs whose neighbours slow a run by up to a third, so
 # the table gives the best run beside the median (the best is the least disturbed: `timeit`'s
 # advice).
@@ -203,15 +208,20 @@ def write_sweep_block(lines: list[str]) -> None:
     print(f"recorded the sweep numbers in {DOC.relative_to(ROOT)}")
 
 
-def process_wall(preset: str) -> float:
-    """Median wall time of a whole `ccsim run PRESET --json` process."""
+def process_wall(args: list[str]) -> dict:
+    """Median and best wall time, and the largest peak memory, of a whole `ccsim ARGS` process."""
     exe = Path(sys.executable).parent / "ccsim"
-    walls = []
+    walls, peak_kib = [], 0
     for _ in range(REPEATS):
         t0 = time.perf_counter()
-        subprocess.run([str(exe), "run", preset, "--json"], check=True, capture_output=True)
+        p = subprocess.Popen([str(exe), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
         walls.append(time.perf_counter() - t0)
-    return statistics.median(walls)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            raise RuntimeError(f"ccsim {' '.join(args)} failed: {p.stderr.read().decode()}")
+        peak_kib = max(peak_kib, usage.ru_maxrss)  # KiB on Linux
+    return {"median_s": statistics.median(walls), "best_s": min(walls), "peak_mib": peak_kib / 1024}
 
 
 def reproduce_wall() -> float:
@@ -241,10 +251,11 @@ def main() -> int:
             flush=True,
         )
     processes = []
-    for label, preset in PROCESS_CASES:
-        w = process_wall(preset)
-        processes.append((label, preset, w))
-        print(f"`ccsim run {preset} --json` ({label}): {w:.2f} s wall", flush=True)
+    for label, args in PROCESS_CASES:
+        w = process_wall(args)
+        processes.append((label, args, w))
+        print(f"`ccsim {' '.join(args)}` ({label}): {w['median_s']:.3f} s wall (best {w['best_s']:.3f}), "
+              f"{w['peak_mib']:.0f} MiB peak", flush=True)
     repro = reproduce_wall()
     print(f"full `ccsim reproduce abr-benchmarks`: {repro:.1f} s wall", flush=True)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -264,10 +275,12 @@ def main() -> int:
             f"| {m['cell_hops_per_s'] / 1e6:.2f} M | {m['ns_per_cell_hop']:.1f} "
             f"| {m['best_cell_hops_per_s'] / 1e6:.2f} M, {m['best_ns_per_cell_hop']:.1f} |"
         )
+    lines += ["", f"Whole processes (median and best of {REPEATS}; peak resident memory, the largest):", "",
+              "| command | what | wall (median) | best | peak memory |", "|---|---|---|---|---|"]
+    for label, args, w in processes:
+        lines.append(f"| `ccsim {' '.join(args)}` | {label} | {w['median_s']:.3f} s | {w['best_s']:.3f} s "
+                     f"| {w['peak_mib']:.0f} MiB |")
     lines.append("")
-    for label, preset, w in processes:
-        lines.append(f"Whole process `ccsim run {preset} --json` ({label}): {w:.2f} s wall, median of {REPEATS}.")
-        lines.append("")
     lines.append(f"Full `ccsim reproduce abr-benchmarks` (14 presets × 5 schemes, 2 workers): {repro:.1f} s wall.")
     lines.append(END)
     block = "\n".join(lines)

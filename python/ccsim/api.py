@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _core
+from ._lazy import LazySeries
 from .errors import ScenarioError
 from .presets import is_preset, preset_text
 from .result import Result
@@ -133,27 +134,10 @@ def run(
         if bar is not None:
             bar.close()
     data = sim.finish()
-    data["series"] = _series_columns(data["series"])
+    data["series"] = LazySeries(data["series"])
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
     return Result(data, resolved_json=sim.resolved_json())
-
-
-def _series_columns(raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The engine's binary series columns as arrays: ``{"time_s", <key field>, <value field>}``,
-    the key column holding each row's name."""
-    import numpy as np
-
-    out = {}
-    for name, c in raw.items():
-        keys = np.frombuffer(c["key"], dtype="<u4")
-        names = np.array(c["names"], dtype=str)
-        out[name] = {
-            "time_s": np.frombuffer(c["time_s"], dtype="<f8"),
-            c["key_field"]: names[keys] if len(keys) else np.array([], dtype=str),
-            c["value_field"]: np.frombuffer(c["value"], dtype="<f8"),
-        }
-    return out
 
 
 def resolve(

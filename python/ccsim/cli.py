@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ._progress import ProgressBar
+from .entry import fail, parse_sets
 from .errors import CcsimError, ScenarioError
 
 app = typer.Typer(
@@ -20,30 +21,16 @@ app = typer.Typer(
     no_args_is_help=True,
     help="ccsim: discrete-event simulation of ATM ABR and TCP/IP congestion control.",
     pretty_exceptions_enable=False,
+    # Plain help: typer's rich help loads a markdown renderer (~30 ms) before printing a line.
+    rich_markup_mode=None,
 )
-presets_app = typer.Typer(help="List the shipped presets, or show one.", invoke_without_command=True)
+presets_app = typer.Typer(help="List the shipped presets, or show one.", invoke_without_command=True, rich_markup_mode=None)
 app.add_typer(presets_app, name="presets")
-analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives without simulating.", no_args_is_help=True)
+analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives without simulating.", no_args_is_help=True,
+                           rich_markup_mode=None)
 app.add_typer(analyze_app, name="analyze")
 
 out = Console()
-
-
-def parse_sets(sets: list[str]) -> dict[str, Any]:
-    """``PATH=VALUE`` pairs; VALUE is JSON when it parses as JSON, otherwise a string."""
-    parsed: dict[str, Any] = {}
-    for item in sets:
-        if "=" not in item:
-            raise ScenarioError(f"--set {item!r}: expected PATH=VALUE")
-        path, value = item.split("=", 1)
-        path = path.strip()
-        if not path:
-            raise ScenarioError(f"--set {item!r}: empty path")
-        try:
-            parsed[path] = json.loads(value)
-        except json.JSONDecodeError:
-            parsed[path] = value
-    return {{"duration": "run.duration", "seed": "run.seed"}.get(k, k): v for k, v in parsed.items()}
 
 
 @presets_app.callback()
@@ -316,13 +303,6 @@ def analyze_hgrcp(
               f"{100 * a['overhead_fraction_framed']:.3f} % with Ethernet framing")
 
 
-def _fail(message: str) -> None:
-    """One plain line on stderr (never wrapped to the terminal width, no markup)."""
-    sys.stdout.flush()
-    sys.stderr.write(f"error: {message}\n")
-    sys.stderr.flush()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point: one clear line on stderr and a non-zero exit for every ccsim error
     (2 for an invalid scenario or command line, 1 for anything else)."""
@@ -330,28 +310,28 @@ def main(argv: list[str] | None = None) -> int:
         rv = app(args=argv, standalone_mode=False)
         # typer turns Ctrl-C into Exit(130) and, outside standalone mode, returns the code
         if rv == 130:
-            _fail("interrupted")
+            fail("interrupted")
             return 130
         if isinstance(rv, int) and not isinstance(rv, bool) and rv != 0:
             return rv
     except ScenarioError as e:
-        _fail(str(e))
+        fail(str(e))
         return 2
     except CcsimError as e:
-        _fail(str(e))
+        fail(str(e))
         return 1
     except KeyboardInterrupt:
-        _fail("interrupted")
+        fail("interrupted")
         return 130
     except typer.Exit as e:
         return e.exit_code
     except typer.Abort:
-        _fail("aborted")
+        fail("aborted")
         return 1
     except OSError as e:
         # Files the user named: an unwritable --out, a scenario file that cannot be read.
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
-        _fail(f"{e.strerror or e}{where}")
+        fail(f"{e.strerror or e}{where}")
         return 1
     except Exception as e:
         # Usage errors (click's ClickException, vendored by newer typer): print them as click

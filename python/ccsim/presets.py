@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
-from importlib import resources
 from pathlib import Path
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 from .errors import ScenarioError
 
@@ -22,8 +15,9 @@ PAPERS = {
 }
 
 
-def _root():
-    return resources.files("ccsim") / "presets"
+def _root() -> Path:
+    # The package is always installed as files (a wheel or an editable install), never zipped.
+    return Path(__file__).parent / "presets"
 
 
 def preset_names() -> list[str]:
@@ -52,6 +46,8 @@ def _resource(name: str):
 
 
 def _unknown(name: str) -> str:
+    import difflib
+
     close = difflib.get_close_matches(name, preset_names(), n=3, cutoff=0.4)
     hint = f"; did you mean {', '.join(close)}?" if close else "; `ccsim presets` lists them"
     return f"unknown preset '{name}'{hint}"
@@ -68,10 +64,15 @@ def preset_text(name: str) -> str:
 
 def preset_path(name: str) -> Path:
     """Path of the preset file inside the installed package."""
-    return Path(str(_resource(name)))
+    return _resource(name)
 
 
 def preset_description(name: str) -> str:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
     return " ".join(str(tomllib.loads(preset_text(name)).get("description", "")).split())
 
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
+else:
+    from ._lazy import LazyModule
+
+    pl = LazyModule("polars", globals(), "pl")
 
 # Keys of the summary that are not part of the JSON contract for scripts.
 _NOT_SUMMARY = ("series", "vcs")

@@ -1,0 +1,114 @@
+"""The `ccsim` command's entry point. `ccsim run SCENARIO [--seed N] [--scheme S] [--tcp T]
+[--set PATH=VALUE]... --json`, the form scripts and sweeps call many times, is answered here
+without loading the command-line framework (typer, rich) or the table libraries (polars, numpy):
+the whole process is the interpreter, the engine and the run. Every other command line, and any
+form of this one the parser below does not recognise exactly, goes to the full CLI (`cli.py`),
+which accepts the same options; errors are reported the same way by both."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from .errors import CcsimError, ScenarioError
+
+# `run` options the fast path knows, each taking one value; `--set` may repeat.
+_VALUED = ("--seed", "--scheme", "--tcp", "--set")
+
+
+def parse_sets(sets: list[str]) -> dict[str, Any]:
+    """``PATH=VALUE`` pairs; VALUE is JSON when it parses as JSON, otherwise a string."""
+    parsed: dict[str, Any] = {}
+    for item in sets:
+        if "=" not in item:
+            raise ScenarioError(f"--set {item!r}: expected PATH=VALUE")
+        path, value = item.split("=", 1)
+        path = path.strip()
+        if not path:
+            raise ScenarioError(f"--set {item!r}: empty path")
+        try:
+            parsed[path] = json.loads(value)
+        except json.JSONDecodeError:
+            parsed[path] = value
+    return {{"duration": "run.duration", "seed": "run.seed"}.get(k, k): v for k, v in parsed.items()}
+
+
+def fail(message: str) -> None:
+    """One plain line on stderr (never wrapped to the terminal width, no markup)."""
+    sys.stdout.flush()
+    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.flush()
+
+
+def parse_run_json(args: list[str]) -> dict[str, Any] | None:
+    """The options of a `run ... --json` command line, or None if it is anything else (or
+    anything this parser is not sure about: the full CLI then parses it)."""
+    if not args or args[0] != "run" or "--json" not in args:
+        return None
+    opts: dict[str, Any] = {"scenario": None, "seed": None, "scheme": None, "tcp": None, "set": []}
+    rest = args[1:]
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a == "--json":
+            i += 1
+            continue
+        name, eq, value = a.partition("=")
+        if name in _VALUED:
+            if not eq:
+                if i + 1 >= len(rest):
+                    return None
+                value = rest[i + 1]
+                i += 1
+            key = name[2:]
+            if key == "set":
+                opts["set"].append(value)
+            elif opts[key] is not None:
+                return None
+            elif key == "seed":
+                try:
+                    opts["seed"] = int(value)
+                except ValueError:
+                    return None
+            else:
+                opts[key] = value
+        elif a.startswith("-") or opts["scenario"] is not None:
+            return None
+        else:
+            opts["scenario"] = a
+        i += 1
+    return opts if opts["scenario"] is not None else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    opts = parse_run_json(args)
+    if opts is None:
+        from .cli import main as full
+
+        return full(args)
+    try:
+        from .api import run
+
+        result = run(opts["scenario"], seed=opts["seed"], scheme=opts["scheme"], tcp=opts["tcp"],
+                     set=parse_sets(opts["set"]))
+        sys.stdout.write(json.dumps(result.summary()) + "\n")
+    except ScenarioError as e:
+        fail(str(e))
+        return 2
+    except CcsimError as e:
+        fail(str(e))
+        return 1
+    except KeyboardInterrupt:
+        fail("interrupted")
+        return 130
+    except OSError as e:
+        where = f": {e.filename}" if getattr(e, "filename", None) else ""
+        fail(f"{e.strerror or e}{where}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""The command path (`ccsim/entry.py`): `ccsim run ... --json` answered without the CLI framework
+or the table libraries, with the same output and errors as the full CLI."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ccsim.entry import parse_run_json
+
+HEAVY = ("polars", "numpy", "pyarrow", "matplotlib", "dask", "plotly", "typer", "rich")
+
+
+@pytest.mark.parametrize("args, want", [
+    (["run", "x/y", "--json"], {"scenario": "x/y", "seed": None, "scheme": None, "tcp": None, "set": []}),
+    (["run", "--json", "--seed", "3", "x/y", "--set", "a=1", "--set=b.c=\"2\"", "--tcp=reno", "--scheme", "erica"],
+     {"scenario": "x/y", "seed": 3, "scheme": "erica", "tcp": "reno", "set": ["a=1", "b.c=\"2\""]}),
+])
+def test_the_fast_path_reads_run_json_command_lines(args, want):
+    assert parse_run_json(args) == want
+
+
+@pytest.mark.parametrize("args", [
+    [], ["run", "x/y"], ["presets", "--json"], ["run", "x/y", "--json", "--out", "d"], ["run", "--json"],
+    ["run", "x/y", "z", "--json"], ["run", "x/y", "--json", "--seed", "abc"], ["run", "x/y", "--json", "--seed"],
+    ["run", "x/y", "--json", "--seed", "1", "--seed", "2"], ["run", "x/y", "--json", "--help"],
+])
+def test_anything_else_goes_to_the_full_cli(args):
+    assert parse_run_json(args) is None
+
+
+def _run(module, *args):
+    code = (f"import sys; from {module} import main; rc = main({list(args)!r}); "
+            f"sys.stderr.write('LOADED ' + ' '.join(m for m in {HEAVY!r} if m in sys.modules) + '\\n'); sys.exit(rc)")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+
+def test_run_json_loads_no_heavy_module_and_matches_the_full_cli():
+    args = ("run", "abr-benchmarks/two-sources", "--json", "--seed", "4", "--set", "run.duration=\"20ms\"")
+    fast, full = _run("ccsim.entry", *args), _run("ccsim.cli", *args)
+    assert fast.returncode == 0 and full.returncode == 0, fast.stderr + full.stderr
+    assert fast.stderr.strip() == "LOADED", fast.stderr
+    a, b = json.loads(fast.stdout), json.loads(full.stdout)
+    a.pop("wall_s"), b.pop("wall_s")
+    assert a == b
+
+
+def test_errors_are_the_full_cli_s():
+    for args, rc in [(("run", "nope/nothing", "--json"), 2), (("run", "abr-benchmarks/two-sources", "--json", "--set", "run.duration=-1"), 2)]:
+        fast, full = _run("ccsim.entry", *args), _run("ccsim.cli", *args)
+        assert fast.returncode == full.returncode == rc
+        assert fast.stdout == full.stdout == ""
+        assert fast.stderr.splitlines()[0] == full.stderr.splitlines()[0] and fast.stderr.startswith("error: ")
