@@ -224,6 +224,21 @@ def process_wall(args: list[str]) -> dict:
     return {"median_s": statistics.median(walls), "best_s": min(walls), "peak_mib": peak_kib / 1024}
 
 
+def write_wall() -> dict:
+    """`--out`'s own cost on a 10 s GFC1 run: Parquet tables, plots and the rest of
+    `Result.write`, timed inside a fresh process (so matplotlib's import counts), median and best."""
+    import tempfile
+
+    code = ("import sys, time, ccsim; r = ccsim.run('abr-benchmarks/gfc1', set={'run.duration': '10s'}); "
+            "t = time.perf_counter(); r.write(sys.argv[1]); print(time.perf_counter() - t)")
+    walls = []
+    for _ in range(REPEATS):
+        with tempfile.TemporaryDirectory() as out:
+            p = subprocess.run([sys.executable, "-c", code, out], check=True, capture_output=True, text=True)
+            walls.append(float(p.stdout.split()[-1]))
+    return {"median_s": statistics.median(walls), "best_s": min(walls)}
+
+
 def reproduce_wall() -> float:
     """Wall time of the whole seed-003 reproduction, as a user runs it."""
     import tempfile
@@ -256,6 +271,8 @@ def main() -> int:
         processes.append((label, args, w))
         print(f"`ccsim {' '.join(args)}` ({label}): {w['median_s']:.3f} s wall (best {w['best_s']:.3f}), "
               f"{w['peak_mib']:.0f} MiB peak", flush=True)
+    written = write_wall()
+    print(f"--out on a 10 s GFC1 run: {written['median_s']:.2f} s (best {written['best_s']:.2f})", flush=True)
     repro = reproduce_wall()
     print(f"full `ccsim reproduce abr-benchmarks`: {repro:.1f} s wall", flush=True)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -280,6 +297,9 @@ def main() -> int:
     for label, args, w in processes:
         lines.append(f"| `ccsim {' '.join(args)}` | {label} | {w['median_s']:.3f} s | {w['best_s']:.3f} s "
                      f"| {w['peak_mib']:.0f} MiB |")
+    lines.append("")
+    lines.append(f"`--out` on a 10 s GFC1 run (Parquet tables, PNG plots, in a fresh process): "
+                 f"{written['median_s']:.2f} s median, {written['best_s']:.2f} s best.")
     lines.append("")
     lines.append(f"Full `ccsim reproduce abr-benchmarks` (14 presets × 5 schemes, 2 workers): {repro:.1f} s wall.")
     lines.append(END)

@@ -61,3 +61,26 @@ def test_received_and_overview(synthetic, tmp_path):
     fig = _fig(plots.plot_overview(r))
     assert len(fig.axes) == 2
     plt.close(fig)
+
+
+def test_long_series_are_drawn_from_their_envelope():
+    import numpy as np
+
+    from ccsim.plots import _envelope
+
+    x = np.arange(100_001, dtype=float)
+    y = np.sin(x / 50.0) * 10 + (x == 54_321) * 100 - (x == 7) * 50
+    xs, ys = _envelope(x, y, bins=1000)
+    assert len(xs) == len(ys) == 4 * 1000
+    assert (xs[0], ys[0], xs[-1], ys[-1]) == (x[0], y[0], x[-1], y[-1])
+    assert np.all(np.diff(xs) >= 0)
+    # Each slice of 100 points: its first, lowest, highest and last value.
+    q = ys.reshape(-1, 4)
+    starts = np.arange(0, 100_000, 100)
+    ends = np.append(starts[1:], len(x))
+    assert np.array_equal(q[:, 0], y[starts]) and np.array_equal(q[:, 3], y[ends - 1])
+    assert np.array_equal(q[:, 1], [y[s:e].min() for s, e in zip(starts, ends)])
+    assert np.array_equal(q[:, 2], [y[s:e].max() for s, e in zip(starts, ends)])
+    assert ys.max() == y.max() == y[54_321] and ys.min() == y.min() == y[7]
+    short = np.arange(10.0)
+    assert _envelope(short, short)[0] is short

@@ -34,6 +34,13 @@ class LazySeries(Mapping):
             self._done[name] = _columns(self._raw[name])
         return self._done[name]
 
+    def codes(self, name: str) -> tuple[Any, list[str]]:
+        """Series `name`'s key column as codes into its list of names (no string per row)."""
+        import numpy as np
+
+        c = self._raw[name]
+        return np.frombuffer(c["key"], dtype="<u4"), list(c["names"])
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)
 

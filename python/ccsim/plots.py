@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from .result import Result
 
 _MAX_LINES_WITH_LEGEND = 8
+# A line with more points than this is drawn from its envelope (`_envelope`): a figure is ~1,000
+# pixels wide, so more points cannot show, and matplotlib's cost grows with them.
+_ENVELOPE_BINS = 1000
+# Fixed margins, room for the labels the panels have: a layout engine measures every label of
+# every figure first (~50 ms a figure).
+_MARGINS = dict(left=0.1, right=0.97, bottom=0.13, top=0.91)
 
 
 def _group(name: str) -> str:
@@ -31,32 +37,55 @@ def _group(name: str) -> str:
 def _axes(ax):
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 4))
+        fig.subplots_adjust(**_MARGINS)
         return fig, ax
     return ax.figure, ax
+
+
+def _envelope(x, y, bins: int = _ENVELOPE_BINS):
+    """A long series reduced to the first, lowest, highest and last value of each of `bins` equal
+    time slices (the M4 reduction): drawn as steps at screen resolution it looks like the whole
+    series, every peak and trough kept. Short series are returned as they are."""
+    import numpy as np
+
+    if len(x) <= 4 * bins:
+        return x, y
+    edges = np.linspace(x[0], x[-1], bins + 1)
+    starts = np.unique(np.searchsorted(x, edges[:-1], side="left"))
+    starts = starts[starts < len(x)]
+    ends = np.append(starts[1:], len(x)) - 1
+    lo, hi = np.minimum.reduceat(y, starts), np.maximum.reduceat(y, starts)
+    # Per slice: (start, first), (start, min), (start, max), (end, last); a step line through
+    # them draws the slice's range as one vertical stroke, then its last value.
+    xs = np.column_stack([x[starts], x[starts], x[starts], x[ends]]).ravel()
+    ys = np.column_stack([y[starts], lo, hi, y[ends]]).ravel()
+    return xs, ys
 
 
 def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]):
     grouped = len(names) > _MAX_LINES_WITH_LEGEND
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     colours: dict[str, str] = {}
+    parts = {k[0]: part for k, part in df.partition_by(key, as_dict=True).items()} if key in df.columns else {}
     for name in names:
-        part = df.filter(pl.col(key) == name)
-        if part.is_empty():
+        part = parts.get(name)
+        if part is None or part.is_empty():
             continue
         label = _group(name) if grouped else name
         first = label not in colours
         colour = colours.setdefault(label, cycle[len(colours) % len(cycle)])
-        x, y = part["time_ms"].to_numpy(), part[value].to_numpy()
+        x, y = _envelope(part["time_ms"].to_numpy(), part[value].to_numpy())
         ax.step(x, y, where="post", color=colour, linewidth=1.0, label=label if first else None)
     if colours:
-        ax.legend(fontsize="small", ncol=2 if len(colours) > 6 else 1, loc="best")
+        # A fixed place: `loc="best"` searches every line's points (seconds on long runs).
+        ax.legend(fontsize="small", ncol=2 if len(colours) > 6 else 1, loc="upper right", framealpha=0.8)
 
 
 def _panel(ax, result: "Result", df: pl.DataFrame, key: str, value: str, names, ylabel: str, title: str):
     """One time-series panel: a step line per name, axes labelled like the seeds' figures."""
     fig, ax = _axes(ax)
     if names is None:
-        names = list(dict.fromkeys(df[key].to_list())) if key in df.columns else []
+        names = df[key].unique(maintain_order=True).to_list() if key in df.columns else []
     _lines(ax, df, key, value, names)
     ax.set_xlabel("time (ms)")
     ax.set_ylabel(ylabel)
@@ -131,7 +160,7 @@ def plot_goodput(result: "Result", ax=None):
             [c["max_goodput_mbps"] for c in conns] + [conns[-1]["max_goodput_mbps"]],
             where="post", color="black", linestyle="--", linewidth=1.0, label="max-min share",
         )
-        ax.legend(fontsize="small", loc="best")
+        ax.legend(fontsize="small", loc="upper right", framealpha=0.8)
     return fig
 
 
@@ -151,16 +180,28 @@ def plot_overview(result: "Result", path: str | Path | None = None):
     """ACR (or, without ABR sources, TCP goodput) and queue panels side by side, like the seed
     papers' figures."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
+    fig.subplots_adjust(**_MARGINS, wspace=0.22)
     if _shows_acr(result):
         plot_acr(result, ax=a)
     else:
         plot_goodput(result, ax=a)
     plot_queue(result, ax=b)
-    fig.tight_layout()
     if path is not None:
         fig.savefig(path, dpi=120)
         plt.close(fig)
     return fig
+
+
+def _side_by_side(left: Path, right: Path, path: Path) -> None:
+    """The overview from two panels already drawn: their images pasted side by side (drawing them
+    again would double the plotting time)."""
+    from PIL import Image
+
+    with Image.open(left) as a, Image.open(right) as b:
+        both = Image.new("RGBA", (a.width + b.width, max(a.height, b.height)), "white")
+        both.paste(a, (0, 0))
+        both.paste(b, (a.width, 0))
+        both.save(path)
 
 
 def write_plots(result: "Result", out: Path) -> list[Path]:
@@ -175,14 +216,14 @@ def write_plots(result: "Result", out: Path) -> list[Path]:
         panels += [("cwnd", plot_cwnd), ("seq", plot_seq), ("goodput", plot_goodput), ("drops", plot_drops)]
     for name, fn in panels:
         fig = fn(result)
-        fig.tight_layout()
         path = out / f"{name}.png"
         fig.savefig(path, dpi=120)
         plt.close(fig)
         written.append(path)
-    path = out / "overview.png"
-    plot_overview(result, path)
-    written.append(path)
+    # The overview, as `plot_overview` lays it out: ACR (or goodput) beside the queues.
+    first = out / ("acr.png" if _shows_acr(result) else "goodput.png")
+    _side_by_side(first, out / "queue.png", out / "overview.png")
+    written.append(out / "overview.png")
     return written
 
 

@@ -7,11 +7,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._lazy import LazyModule, LazySeries
+
 if TYPE_CHECKING:
     import polars as pl
 else:
-    from ._lazy import LazyModule
-
     pl = LazyModule("polars", globals(), "pl")
 
 # Keys of the summary that are not part of the JSON contract for scripts.
@@ -42,10 +42,19 @@ def counts_packets(summary: dict[str, Any]) -> bool:
     return any(p.get("unit") == "packets" for p in summary["ports"])
 
 
-def _series_frame(columns: dict[str, Any], key: str, value: str) -> pl.DataFrame:
+def _series_frame(series: Any, name: str) -> pl.DataFrame:
+    """Series `name` as a long table: time_s, its key column (names), its value column, time_ms."""
+    key, value = SERIES_COLUMNS[name]
+    columns = series.get(name, {})  # results from before a series existed have none
+    if isinstance(series, LazySeries) and name in series:
+        # The key column from codes: one string per name, not per row.
+        codes, names = series.codes(name)
+        keys = pl.Series(key, names, dtype=pl.Utf8).gather(codes) if len(codes) else pl.Series(key, [], dtype=pl.Utf8)
+    else:
+        keys = pl.Series(key, columns.get(key, []), dtype=pl.Utf8)
     df = pl.DataFrame(
-        {"time_s": columns.get("time_s", []), key: columns.get(key, []), value: columns.get(value, [])},
-        schema={"time_s": pl.Float64, key: pl.Utf8, value: pl.Float64},
+        [pl.Series("time_s", columns.get("time_s", []), dtype=pl.Float64), keys,
+         pl.Series(value, columns.get(value, []), dtype=pl.Float64)],
     )
     return df.with_columns((pl.col("time_s") * 1e3).alias("time_ms"))
 
@@ -95,23 +104,23 @@ class Result:
 
     @cached_property
     def acr(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["acr"], *SERIES_COLUMNS["acr"])
+        return _series_frame(self._data["series"], "acr")
 
     @cached_property
     def queue(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["queue"], *SERIES_COLUMNS["queue"])
+        return _series_frame(self._data["series"], "queue")
 
     @cached_property
     def received(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["received"], *SERIES_COLUMNS["received"])
+        return _series_frame(self._data["series"], "received")
 
     @cached_property
     def utilization(self) -> pl.DataFrame:
-        return _series_frame(self._data["series"]["utilization"], *SERIES_COLUMNS["utilization"])
+        return _series_frame(self._data["series"], "utilization")
 
     def _tcp_series(self, name: str) -> pl.DataFrame:
         # Results from before TCP series existed have none.
-        return _series_frame(self._data["series"].get(name, {}), *SERIES_COLUMNS[name])
+        return _series_frame(self._data["series"], name)
 
     @cached_property
     def cwnd(self) -> pl.DataFrame:
