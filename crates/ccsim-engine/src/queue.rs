@@ -87,8 +87,10 @@ impl<E: Copy> EventQueue<E> {
 
 impl<E: Copy, T: TieBreak<E>> EventQueue<E, T> {
     /// A queue that orders simultaneous events by `rule` (`EventQueue::with_rule(ByEvent)`).
+    /// It allocates as events come: a world in windows keeps one queue per node, and most
+    /// nodes (hosts) never hold more than a few events.
     pub fn with_rule(rule: T) -> Self {
-        EventQueue { heap: MinHeap::with_capacity(256), last: 0, next_seq: 0, root_popped: false, rule }
+        EventQueue { heap: MinHeap::with_capacity(0), last: 0, next_seq: 0, root_popped: false, rule }
     }
 
     /// Schedules `event` at `time`. Times earlier than the last event popped are run as if

@@ -29,12 +29,12 @@ impl AlgorithmSpec {
         matches!(self, AlgorithmSpec::Debra(_))
     }
 
-    /// The algorithm for one port with `link_rate` cells/s, sized for `n_vcs` VCs; `rng` is
-    /// the port's own random stream (used by DEBRA's probabilistic discard).
-    pub fn build(&self, link_rate: f64, n_vcs: usize, rng: RngStream) -> AnyAbrSwitch {
+    /// The algorithm for one port with `link_rate` cells/s; `rng` is the port's own random
+    /// stream (used by DEBRA's probabilistic discard).
+    pub fn build(&self, link_rate: f64, rng: RngStream) -> AnyAbrSwitch {
         match self {
-            AlgorithmSpec::Erica(e) => AnyAbrSwitch::Erica(Erica::new(e.params(), link_rate, n_vcs)),
-            AlgorithmSpec::EricaPlus(e) => AnyAbrSwitch::EricaPlus(Erica::new(e.params(), link_rate, n_vcs)),
+            AlgorithmSpec::Erica(e) => AnyAbrSwitch::Erica(Erica::new(e.params(), link_rate)),
+            AlgorithmSpec::EricaPlus(e) => AnyAbrSwitch::EricaPlus(Erica::new(e.params(), link_rate)),
             AlgorithmSpec::Debra(d) => AnyAbrSwitch::Debra(Debra::new(
                 DebraParams {
                     target_utilization: d.target_utilization,
@@ -49,7 +49,6 @@ impl AlgorithmSpec {
                     selective_discard: d.selective_discard,
                 },
                 link_rate,
-                n_vcs,
                 rng,
             )),
             AlgorithmSpec::Eprca(e) => AnyAbrSwitch::Eprca(Eprca::new(
@@ -64,7 +63,6 @@ impl AlgorithmSpec {
                     ci_when_congested: e.ci_when_congested,
                     efci_marking: e.efci_marking,
                 },
-                n_vcs,
             )),
             AlgorithmSpec::Ut(u) => AnyAbrSwitch::Ut(Ut::new(
                 UtParams {

@@ -122,15 +122,14 @@ impl Builder<'_> {
         let sw = self.s.switch.iter().find(|w| w.name == from).expect("validated");
         let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
         let capacity = sw.buffer.unwrap_or(self.s.defaults.buffer).0;
-        let n_vcs = self.b.n_vcs();
         let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
         // Each port's random stream is keyed by its index (abr.md: streams per component).
         let rng = self.b.stream(self.b.n_ports() as u64, STREAM_SWITCH_SCHEME);
         let from = self.nodes[from];
         self.b.add_port(PortSpec {
-            scheme: Some(alg.build(cell_rate, n_vcs, rng)),
-            policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity, n_vcs),
-            held: sw.scheduling.as_ref().unwrap_or(&self.s.defaults.scheduling).build(n_vcs),
+            scheme: Some(alg.build(cell_rate, rng)),
+            policy: sw.buffer_policy.as_ref().unwrap_or(&self.s.defaults.buffer_policy).build(capacity),
+            held: sw.scheduling.as_ref().unwrap_or(&self.s.defaults.scheduling).build(),
             ..PortSpec::link(name, link, from, to, rate, delay, capacity)
         })
     }

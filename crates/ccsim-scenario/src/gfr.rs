@@ -114,10 +114,10 @@ impl SchedulingSpec {
     }
 
     /// The held discipline of one port (`None`: FIFO).
-    pub fn build(&self, n_vcs: usize) -> Option<AnyHeldOrder> {
+    pub fn build(&self) -> Option<AnyHeldOrder> {
         match self {
             SchedulingSpec::Fifo => None,
-            SchedulingSpec::Scfq { mcr_floor } => Some(AnyHeldOrder::Scfq(Scfq::new(n_vcs, mcr_floor.cells_per_s()))),
+            SchedulingSpec::Scfq { mcr_floor } => Some(AnyHeldOrder::Scfq(Scfq::new(mcr_floor.cells_per_s()))),
         }
     }
 }

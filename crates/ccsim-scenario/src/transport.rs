@@ -65,8 +65,8 @@ fn threshold(t: Option<Cells>, capacity: u32) -> u32 {
 }
 
 impl BufferPolicySpec {
-    /// The policy of one port of `capacity` cells, sized for `n_vcs` VCs (WBA's weights).
-    pub fn build(&self, capacity: u32, n_vcs: usize) -> AnyBufferPolicy {
+    /// The policy of one port of `capacity` cells.
+    pub fn build(&self, capacity: u32) -> AnyBufferPolicy {
         match self {
             BufferPolicySpec::DropTail => AnyBufferPolicy::CellDropTail,
             BufferPolicySpec::Ppd => AnyBufferPolicy::Ppd,
@@ -77,7 +77,7 @@ impl BufferPolicySpec {
             BufferPolicySpec::Fba { threshold: t, z } => AnyBufferPolicy::Fba(Fba { threshold: threshold(*t, capacity), z: *z }),
             BufferPolicySpec::Wba { threshold: t, z, hard_threshold } => {
                 let r = t.map_or(capacity / 2, |c| c.0).clamp(1, capacity.max(1));
-                AnyBufferPolicy::Wba(Wba::new(r, *z, hard_threshold.map(|h| h.0), n_vcs))
+                AnyBufferPolicy::Wba(Wba::new(r, *z, hard_threshold.map(|h| h.0)))
             }
         }
     }

@@ -10,14 +10,16 @@
 //! what left, and debug builds assert `arrived = accepted + dropped` and
 //! `occupancy = accepted − departed` on every change.
 //!
-//! Per-VC occupancy (and the number of VCs with cells queued) is kept on every change only where
-//! a policy reads it (the frame-aware ones: EPD, PPD, Selective Drop, FBA). Elsewhere a departure
-//! costs no per-VC work, and `books` counts a VC's queued tokens when asked: every cell-hop
-//! departs once, so this is a visible share of a switch's per-cell work.
+//! Per-VC books (arrivals, drops, occupancy, and the number of VCs with cells queued) are kept
+//! only where a policy reads them (the frame-aware ones: EPD, PPD, Selective Drop, FBA, WBA), in
+//! a table of the VCs that reach the port (`VcTable`). Elsewhere a cell costs no per-VC work and
+//! the port keeps no per-VC memory: `books` counts a VC's queued tokens when asked. Per-VC
+//! totals over the route are the world's books (`Vc::books`), and per port the totals by reason.
 
 use super::policy::{AnyBufferPolicy, Occupancy};
 use crate::cell::Cell;
 use crate::ids::VcId;
+use crate::vc_table::VcTable;
 use ccsim_engine::SimTime;
 use super::ring::Ring;
 
@@ -119,29 +121,29 @@ pub struct PortBuffer {
     /// Keep the end-of-frame cell of a discarded frame so reassembly resynchronises
     /// (ubr-gfr.md §0.1, seed 001).
     keep_eom: bool,
-    /// Per-VC occupancy and `active_vcs` are kept on every change (a policy reads them);
-    /// otherwise `books` derives them from the queued tokens.
+    /// Per-VC books and `active_vcs` are kept on every change (a policy reads them); otherwise
+    /// none, and `books` derives the occupancy from the queued tokens.
     live: bool,
     /// Untagged cells per VC are kept too (WBA). Such a port holds its cells (a held
     /// discipline), so each departure knows its cell's tag: a tag in every FIFO token cost
     /// ~8-38 instructions per cell-hop on GFC1, where nothing reads it (docs/benchmarks.md).
     count_tags: bool,
     policy: AnyBufferPolicy,
-    books: Vec<VcBooks>,
+    books: VcTable<VcBooks>,
     dropped: [u64; DropReason::COUNT],
-    frames: Vec<FrameState>,
+    frames: VcTable<FrameState>,
 }
 
 impl PortBuffer {
-    pub fn new(capacity: u32, n_vcs: usize) -> Self {
+    pub fn new(capacity: u32) -> Self {
         PortBuffer {
             cells: Ring::default(),
             capacity,
-            books: vec![VcBooks::default(); n_vcs],
+            books: VcTable::new(),
             dropped: [0; DropReason::COUNT],
             policy: AnyBufferPolicy::CellDropTail,
             keep_eom: true,
-            frames: vec![FrameState::default(); n_vcs],
+            frames: VcTable::new(),
             active_vcs: 0,
             queued: 0,
             live: false,
@@ -171,8 +173,10 @@ impl PortBuffer {
         if self.live {
             return self.active_vcs;
         }
-        let mut seen = vec![false; self.books.len()];
-        self.cells.iter().filter(|t| !std::mem::replace(&mut seen[t.vc.index()], true)).count() as u32
+        let mut vcs: Vec<VcId> = self.cells.iter().map(|t| t.vc).collect();
+        vcs.sort_unstable();
+        vcs.dedup();
+        vcs.len() as u32
     }
 
     #[inline]
@@ -207,10 +211,24 @@ impl PortBuffer {
     /// events keep the cells themselves; they call `release` when one leaves).
     #[inline]
     pub fn admit(&mut self, cell: &Cell) -> Result<(), DropReason> {
-        let v = cell.vc.index();
-        self.books[v].arrived += 1;
+        if self.live {
+            return self.admit_live(cell);
+        }
+        if self.queued >= self.capacity {
+            self.dropped[DropReason::Overflow.index()] += 1;
+            return Err(DropReason::Overflow);
+        }
+        self.queued += 1;
+        Ok(())
+    }
+
+    /// `admit` where a policy reads per-VC books (frame-aware policies), out of the inline path
+    /// of the frame-blind ports.
+    #[inline(never)]
+    fn admit_live(&mut self, cell: &Cell) -> Result<(), DropReason> {
+        self.books.entry(cell.vc).arrived += 1;
         let full = self.queued >= self.capacity;
-        let verdict = if !self.policy.frame_aware() || cell.is_control() {
+        let verdict = if cell.is_control() {
             if full {
                 Err(DropReason::Overflow)
             } else {
@@ -223,18 +241,16 @@ impl PortBuffer {
             self.count_drop(cell.vc, reason);
             return Err(reason);
         }
-        let b = &mut self.books[v];
+        let b = self.books.entry(cell.vc);
         b.accepted += 1;
-        if self.live {
-            b.occupancy += 1;
-            b.untagged += (self.count_tags && !cell.clp()) as u32;
-            if b.occupancy == 1 {
-                self.active_vcs += 1;
-            }
-            debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+        b.occupancy += 1;
+        b.untagged += (self.count_tags && !cell.clp()) as u32;
+        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+        if b.occupancy == 1 {
+            self.active_vcs += 1;
         }
         self.queued += 1;
-        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
         Ok(())
     }
 
@@ -242,30 +258,36 @@ impl PortBuffer {
     #[inline]
     pub fn release(&mut self, vc: VcId, clp: bool) {
         if self.live {
-            let b = &mut self.books[vc.index()];
-            b.departed += 1;
-            b.occupancy -= 1;
-            b.untagged -= (self.count_tags && !clp) as u32;
-            if b.occupancy == 0 {
-                self.active_vcs -= 1;
-            }
-            debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+            self.release_books(vc, clp);
         }
         self.queued -= 1;
     }
 
+    /// A departure's per-VC books, out of the inline path: most ports keep none.
+    #[inline(never)]
+    fn release_books(&mut self, vc: VcId, clp: bool) {
+        let b = self.books.entry(vc);
+        b.departed += 1;
+        b.occupancy -= 1;
+        b.untagged -= (self.count_tags && !clp) as u32;
+        if b.occupancy == 0 {
+            self.active_vcs -= 1;
+        }
+        debug_assert_eq!(b.occupancy as u64, b.accepted - b.departed);
+    }
+
     fn frame_verdict(&mut self, cell: &Cell, full: bool) -> Result<(), DropReason> {
-        let v = cell.vc.index();
+        let (of_vc, untagged_of_vc) = self.books.get(cell.vc).map_or((0, 0), |b| (b.occupancy, b.untagged));
         let occupancy = Occupancy {
             capacity: self.capacity,
             total: self.queued,
-            of_vc: self.books[v].occupancy,
+            of_vc,
             active_vcs: self.active_vcs,
-            untagged_of_vc: self.books[v].untagged,
+            untagged_of_vc,
             tagged: cell.clp(),
             vc: cell.vc,
         };
-        let st = &mut self.frames[v];
+        let st = self.frames.entry(cell.vc);
         if st.expect_first {
             st.expect_first = false;
             st.discarding = (!self.policy.admit_frame(&occupancy)).then_some(DropReason::FrameDiscard);
@@ -287,16 +309,20 @@ impl PortBuffer {
     }
 
     fn count_drop(&mut self, vc: VcId, reason: DropReason) {
-        let b = &mut self.books[vc.index()];
-        b.dropped[reason.index()] += 1;
         self.dropped[reason.index()] += 1;
-        debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+        if self.live {
+            let b = self.books.entry(vc);
+            b.dropped[reason.index()] += 1;
+            debug_assert_eq!(b.arrived, b.accepted + b.dropped_total());
+        }
     }
 
     /// Records a cell of `vc` that arrived but was refused before the buffer was consulted.
     #[inline]
     pub fn reject(&mut self, vc: VcId, reason: DropReason) {
-        self.books[vc.index()].arrived += 1;
+        if self.live {
+            self.books.entry(vc).arrived += 1;
+        }
         self.count_drop(vc, reason);
     }
 
@@ -326,15 +352,14 @@ impl PortBuffer {
         Some(t)
     }
 
-    /// The books of `vc` at this port. Without live books (see the module doc) the occupancy is
-    /// counted from the queued tokens: FIFO ports only (an event-scheduled port holds its cells).
+    /// The books of `vc` at this port. Without live books (see the module doc) only the
+    /// occupancy, counted from the queued tokens: FIFO ports only (an event-scheduled port holds
+    /// its cells).
     pub fn books(&self, vc: VcId) -> VcBooks {
-        let mut b = self.books[vc.index()].clone();
-        if !self.live {
-            b.occupancy = self.cells.iter().filter(|t| t.vc == vc).count() as u32;
-            b.departed = b.accepted - b.occupancy as u64;
+        if self.live {
+            return self.books.get(vc).cloned().unwrap_or_default();
         }
-        b
+        VcBooks { occupancy: self.cells.iter().filter(|t| t.vc == vc).count() as u32, ..Default::default() }
     }
 
     pub fn dropped(&self, reason: DropReason) -> u64 {
@@ -364,21 +389,35 @@ mod tests {
     }
 
     #[test]
-    fn drop_tail_keeps_the_books() {
-        let mut b = PortBuffer::new(2, 2);
+    fn drop_tail_keeps_the_port_s_books_and_no_per_vc_table() {
+        let mut b = PortBuffer::new(2);
         assert!(b.offer(&data(0, false), t(1)).is_ok());
         assert!(b.offer(&data(1, false), t(2)).is_ok());
         assert_eq!(b.offer(&data(1, false), t(3)), Err(DropReason::Overflow));
-        assert_eq!(b.books(VcId(1)).dropped_total(), 1);
+        assert_eq!(b.dropped(DropReason::Overflow), 1);
         assert_eq!(b.books(VcId(1)).occupancy, 1);
         assert_eq!(b.active_vcs(), 2);
         assert_eq!(b.head_departure(), Some(SimTime::from_ps(1)));
         assert_eq!(b.pop().unwrap().vc, VcId(0));
-        assert_eq!(b.books(VcId(0)).departed, 1);
         assert_eq!(b.books(VcId(0)).occupancy, 0);
         assert_eq!(b.active_vcs(), 1);
         assert_eq!(b.dropped_total(), 1);
         assert_eq!(b.len(), 1);
+        assert!(b.books.is_empty() && b.frames.is_empty(), "a frame-blind port keeps nothing per VC");
+    }
+
+    #[test]
+    fn a_frame_aware_port_keeps_books_for_the_vcs_it_saw() {
+        let mut b = PortBuffer::new(2).with_policy(AnyBufferPolicy::Ppd, true);
+        assert!(b.offer(&data(7, false), t(1)).is_ok());
+        assert!(b.offer(&data(9, false), t(2)).is_ok());
+        assert_eq!(b.offer(&data(9, false), t(3)), Err(DropReason::Overflow));
+        let nine = b.books(VcId(9));
+        assert_eq!((nine.arrived, nine.accepted, nine.dropped_total(), nine.occupancy), (2, 1, 1, 1));
+        assert_eq!(b.pop().unwrap().vc, VcId(7));
+        assert_eq!((b.books(VcId(7)).departed, b.books(VcId(7)).occupancy), (1, 0));
+        assert_eq!(b.active_vcs(), 1);
+        assert_eq!(b.books.len(), 2);
     }
 
     /// Offers a frame of `n` cells; returns how many entered.
@@ -388,7 +427,7 @@ mod tests {
 
     #[test]
     fn ppd_discards_the_rest_of_a_frame_after_an_overflow_but_keeps_the_eom() {
-        let mut b = PortBuffer::new(5, 2).with_policy(AnyBufferPolicy::Ppd, true);
+        let mut b = PortBuffer::new(5).with_policy(AnyBufferPolicy::Ppd, true);
         assert_eq!(frame(&mut b, 0, 3), 3);
         // Two cells fit, the third overflows; the fourth is discarded although space frees.
         assert!(b.offer(&data(1, false), t(0)).is_ok());
@@ -404,7 +443,7 @@ mod tests {
 
     #[test]
     fn cell_drop_tail_keeps_admitting_cells_of_a_damaged_frame() {
-        let mut b = PortBuffer::new(1, 1);
+        let mut b = PortBuffer::new(1);
         assert!(b.offer(&data(0, false), t(0)).is_ok());
         assert!(b.offer(&data(0, false), t(0)).is_err());
         b.pop();
@@ -413,7 +452,7 @@ mod tests {
 
     #[test]
     fn epd_refuses_whole_frames_above_the_threshold() {
-        let mut b = PortBuffer::new(10, 2).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 4 }), true);
+        let mut b = PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 4 }), true);
         assert_eq!(frame(&mut b, 0, 4), 4);
         // Buffer at 4 = R: the next frame is refused whole, except its EOM cell.
         assert_eq!(frame(&mut b, 1, 3), 1);
@@ -432,7 +471,7 @@ mod tests {
 
     #[test]
     fn rm_cells_are_never_frame_discarded() {
-        let mut b = PortBuffer::new(10, 1).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 1 }), true);
+        let mut b = PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 1 }), true);
         assert!(b.offer(&data(0, true), t(0)).is_ok());
         let rm = Cell::frm(VcId(0), 1.0, 1.0, 0.0);
         assert!(b.offer(&rm, t(0)).is_ok());

@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn cell_time_is_never_shorter_than_a_transmission() {
         for rate in [10_000_000u64, 40_704_000, 149_760_000, 25_000_000] {
-            let port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), rate, SimDuration::ZERO, 10, 1, None, true);
+            let port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), rate, SimDuration::ZERO, 10, None, true);
             let mut clock = TxClock::new(rate);
             let longest = (0..10_000).map(|_| clock.tx_time(CELL_BITS)).max().unwrap();
             assert!(port.cell_time() >= longest, "{rate} b/s: {:?} < {:?}", port.cell_time(), longest);
@@ -216,7 +216,6 @@ impl Port {
         rate_bps: u64,
         delay: SimDuration,
         buffer_cells: u32,
-        n_vcs: usize,
         scheme: Option<AnyAbrSwitch>,
         at_switch: bool,
     ) -> Self {
@@ -225,7 +224,7 @@ impl Port {
             from,
             to,
             link_name,
-            buffer: PortBuffer::new(buffer_cells, n_vcs),
+            buffer: PortBuffer::new(buffer_cells),
             clock: TxClock::new(rate_bps),
             cell_rate: rate_bps as f64 / CELL_BITS as f64,
             delay,

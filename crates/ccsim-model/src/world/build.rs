@@ -182,7 +182,7 @@ impl WorldBuilder {
     pub fn add_port(&mut self, s: PortSpec) -> PortId {
         let at_switch = self.nodes[s.from.index()].kind.in_network();
         let mut port =
-            Port::new(s.name, s.link_name, s.from, s.to, s.rate_bps, s.delay, s.buffer_cells, self.n_vcs, s.scheme, at_switch);
+            Port::new(s.name, s.link_name, s.from, s.to, s.rate_bps, s.delay, s.buffer_cells, s.scheme, at_switch);
         port.buffer = port.buffer.with_policy(s.policy, true);
         port.packets = s.packets;
         port.red = s.red;
@@ -240,6 +240,13 @@ impl WorldBuilder {
         let id = VcId(self.vcs.len() as u32);
         assert!(id.index() < self.n_vcs, "more VCs than announced to WorldBuilder::new");
         assert!(!s.fwd_ports.is_empty() && s.fwd_ports.len() == s.rev_ports.len());
+        // Per-VC state lives only at the ports a VC crosses (memory linear in VC-hops); schemes
+        // make their entries now, in VC order.
+        for p in s.fwd_ports.iter().chain(&s.rev_ports) {
+            if let Some(scheme) = self.ports[p.index()].scheme.as_mut() {
+                scheme.register(id);
+            }
+        }
         let (ends, abr) = match s.kind {
             VcKind::Abr { params, misbehaviour } => (
                 Ends::Abr {

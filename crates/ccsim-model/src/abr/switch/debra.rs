@@ -21,6 +21,7 @@
 use super::{AbrSwitch, PortView};
 use crate::cell::{Cell, CellKind};
 use crate::ids::VcId;
+use crate::vc_table::VcTable;
 use ccsim_engine::{RngStream, SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
@@ -106,17 +107,26 @@ fn knee_skipping(sorted: &[f64], skip: Option<usize>, a: f64) -> f64 {
     }
 }
 
+/// What DEBRA keeps per VC at a port.
+#[derive(Clone, Debug)]
+struct DebraVc {
+    bid: f64,
+    ccr: f64,
+    last_frm: Option<SimTime>,
+    knee: f64,
+    adv_now: f64,
+    adv_prev: f64,
+}
+
 #[derive(Clone, Debug)]
 pub struct Debra {
     p: DebraParams,
     interval_start: SimTime,
     abr_cells: u32,
-    bid: Vec<f64>,
-    ccr: Vec<f64>,
-    last_frm: Vec<Option<SimTime>>,
-    knee: Vec<f64>,
-    adv_now: Vec<f64>,
-    adv_prev: Vec<f64>,
+    /// Per VC that reaches the port.
+    vcs: VcTable<DebraVc>,
+    /// The knee of a VC before the first interval ends.
+    initial_knee: f64,
     target: f64,
     level: f64,
     declared_total: f64,
@@ -127,72 +137,71 @@ pub struct Debra {
 }
 
 impl Debra {
-    pub fn new(p: DebraParams, link_rate: f64, n_vcs: usize, rng: RngStream) -> Self {
+    pub fn new(p: DebraParams, link_rate: f64, rng: RngStream) -> Self {
         let target = p.target_utilization * link_rate;
-        let a = p.advertised_fraction * target;
         Debra {
             interval_start: SimTime::ZERO,
             abr_cells: 0,
-            bid: vec![0.0; n_vcs],
-            ccr: vec![0.0; n_vcs],
-            last_frm: vec![None; n_vcs],
-            knee: vec![a; n_vcs],
-            adv_now: vec![0.0; n_vcs],
-            adv_prev: vec![0.0; n_vcs],
+            vcs: VcTable::new(),
+            initial_knee: p.advertised_fraction * target,
             target,
             level: f64::INFINITY,
             declared_total: 0.0,
             rng,
-            scratch: Vec::with_capacity(n_vcs),
-            active_now: Vec::with_capacity(n_vcs),
+            scratch: Vec::new(),
+            active_now: Vec::new(),
             p,
         }
     }
 
+    fn vc(&mut self, vc: VcId) -> &mut DebraVc {
+        let knee = self.initial_knee;
+        let s = self.vcs.insert_with(vc, || DebraVc { bid: 0.0, ccr: 0.0, last_frm: None, knee, adv_now: 0.0, adv_prev: 0.0 });
+        self.vcs.at_mut(s)
+    }
+
     pub fn knee_of(&self, vc: VcId) -> f64 {
-        self.knee[vc.index()]
+        self.vcs.get(vc).map_or(self.initial_knee, |e| e.knee)
     }
     pub fn water_level(&self) -> f64 {
         self.level
     }
 
-    fn active(&self, v: usize, now: SimTime) -> bool {
-        let Some(t) = self.last_frm[v] else { return false };
+    fn active(p: &DebraParams, e: &DebraVc, now: SimTime) -> bool {
+        let Some(t) = e.last_frm else { return false };
         let age = now.saturating_since(t);
-        if age <= self.p.active_timeout {
+        if age <= p.active_timeout {
             return true;
         }
-        let spacing = if self.ccr[v] > 0.0 { self.p.assumed_nrm / self.ccr[v] } else { f64::INFINITY };
-        age.as_secs_f64() <= self.p.active_frm_periods * spacing
+        let spacing = if e.ccr > 0.0 { p.assumed_nrm / e.ccr } else { f64::INFINITY };
+        age.as_secs_f64() <= p.active_frm_periods * spacing
     }
 
     fn end_interval(&mut self, view: &PortView) {
         self.target = self.p.target_utilization * view.link_rate;
         let a = self.p.advertised_fraction * self.target;
-        let n = self.bid.len();
         self.scratch.clear();
         self.declared_total = 0.0;
         let now = view.now;
         let mut active = std::mem::take(&mut self.active_now);
         active.clear();
-        active.extend((0..n).map(|v| self.active(v, now)));
-        for v in 0..n {
-            if active[v] {
-                self.scratch.push(self.bid[v]);
-                self.declared_total += self.ccr[v];
+        active.extend(self.vcs.values().map(|e| Self::active(&self.p, e, now)));
+        for (e, &on) in self.vcs.values().zip(&active) {
+            if on {
+                self.scratch.push(e.bid);
+                self.declared_total += e.ccr;
             }
         }
         self.scratch.sort_by(|x, y| x.total_cmp(y));
         self.level = water_level(&self.scratch, self.target);
-        for v in 0..n {
+        for (e, &on) in self.vcs.values_mut().zip(&active) {
             // The other active VCs' bids: remove this VC's own bid once if it is active.
-            let own = active[v].then(|| self.scratch.partition_point(|&b| b < self.bid[v]));
-            let knee = knee_skipping(&self.scratch, own, a);
-            self.knee[v] = knee;
+            let own = on.then(|| self.scratch.partition_point(|&b| b < e.bid));
+            e.knee = knee_skipping(&self.scratch, own, a);
+            e.adv_prev = e.adv_now;
+            e.adv_now = 0.0;
         }
         self.active_now = active;
-        std::mem::swap(&mut self.adv_prev, &mut self.adv_now);
-        self.adv_now.iter_mut().for_each(|x| *x = 0.0);
         self.abr_cells = 0;
         self.interval_start = view.now;
     }
@@ -210,9 +219,8 @@ impl AbrSwitch for Debra {
         if !self.p.selective_discard || cell.kind != CellKind::Data {
             return true;
         }
-        let v = cell.vc.index();
-        let ccr = self.ccr[v];
-        let advertised = self.adv_now[v].max(self.adv_prev[v]);
+        let e = self.vc(cell.vc);
+        let (ccr, advertised) = (e.ccr, e.adv_now.max(e.adv_prev));
         let greedy = advertised > 0.0 && ccr > (1.0 + self.p.greedy_margin) * advertised;
         if self.declared_total > self.target && greedy && ccr > self.level {
             return !self.rng.bernoulli(1.0 - self.level / ccr);
@@ -221,20 +229,25 @@ impl AbrSwitch for Debra {
     }
 
     fn on_frm(&mut self, vc: VcId, cell: &Cell, view: &PortView) {
-        let v = vc.index();
-        self.bid[v] = cell.er as f64;
-        self.ccr[v] = cell.ccr as f64;
-        self.last_frm[v] = Some(view.now);
+        let e = self.vc(vc);
+        e.bid = cell.er as f64;
+        e.ccr = cell.ccr as f64;
+        e.last_frm = Some(view.now);
     }
 
     fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
-        let v = vc.index();
-        let mut adv = self.knee[v];
-        if adv > self.ccr[v] {
-            adv = self.ccr[v] + (adv - self.ccr[v]) / self.p.k;
+        let k = self.p.k;
+        let e = self.vc(vc);
+        let mut adv = e.knee;
+        if adv > e.ccr {
+            adv = e.ccr + (adv - e.ccr) / k;
         }
-        self.adv_now[v] = self.adv_now[v].max(adv);
+        e.adv_now = e.adv_now.max(adv);
         cell.lower_er(adv);
+    }
+
+    fn register(&mut self, vc: VcId) {
+        self.vc(vc);
     }
 
     fn timer_due(&self) -> Option<SimTime> {
@@ -322,7 +335,7 @@ mod tests {
 
     fn debra(k: f64) -> Debra {
         let p = DebraParams { target_utilization: 0.9, k, interval_cells: 0, ..DebraParams::default() };
-        Debra::new(p, 100.0, 2, rng())
+        Debra::new(p, 100.0, rng())
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use super::{AbrSwitch, PortView};
 use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
+use crate::vc_table::VcTable;
 
 #[derive(Clone, Debug)]
 pub struct EprcaParams {
@@ -53,12 +54,13 @@ pub struct Eprca {
     p: EprcaParams,
     /// Mean allowed cell rate; `None` until the first FRM (then that VC's CCR).
     macr: Option<f64>,
-    ccr: Vec<f64>,
+    /// Each VC's CCR from its last FRM, per VC that reaches the port.
+    ccr: VcTable<f64>,
 }
 
 impl Eprca {
-    pub fn new(p: EprcaParams, n_vcs: usize) -> Self {
-        Eprca { p, macr: None, ccr: vec![0.0; n_vcs] }
+    pub fn new(p: EprcaParams) -> Self {
+        Eprca { p, macr: None, ccr: VcTable::new() }
     }
 
     pub fn macr(&self) -> Option<f64> {
@@ -75,7 +77,7 @@ impl AbrSwitch for Eprca {
 
     fn on_frm(&mut self, vc: VcId, cell: &Cell, view: &PortView) {
         let ccr = cell.ccr as f64;
-        self.ccr[vc.index()] = ccr;
+        *self.ccr.entry(vc) = ccr;
         let congested = view.queue_len > self.p.qt;
         self.macr = Some(match self.macr {
             None => ccr,
@@ -89,7 +91,7 @@ impl AbrSwitch for Eprca {
         if view.queue_len > self.p.dqt {
             cell.lower_er(self.p.mrf * macr);
             cell.flags.set(Flags::CI, true);
-        } else if view.queue_len > self.p.qt && self.ccr[vc.index()] > self.p.dpf * macr {
+        } else if view.queue_len > self.p.qt && self.ccr.get(vc).copied().unwrap_or(0.0) > self.p.dpf * macr {
             cell.lower_er(self.p.erf * macr);
             if self.p.ci_when_congested {
                 cell.flags.set(Flags::CI, true);
@@ -119,7 +121,7 @@ mod tests {
 
     #[test]
     fn macr_starts_at_the_first_ccr_and_averages() {
-        let mut e = Eprca::new(EprcaParams::default(), 2);
+        let mut e = Eprca::new(EprcaParams::default());
         e.on_frm(VcId(0), &frm(0, 1600.0), &view(0));
         assert_eq!(e.macr(), Some(1600.0));
         e.on_frm(VcId(1), &frm(1, 3200.0), &view(0));
@@ -132,7 +134,7 @@ mod tests {
 
     #[test]
     fn reductions_by_queue_state() {
-        let mut e = Eprca::new(EprcaParams::default(), 2);
+        let mut e = Eprca::new(EprcaParams::default());
         e.on_frm(VcId(0), &frm(0, 1000.0), &view(0)); // MACR = 1000, fair = 875
         e.on_frm(VcId(0), &frm(0, 1000.0), &view(0));
         e.on_frm(VcId(1), &frm(1, 800.0), &view(150)); // below MACR: averaged in

@@ -12,6 +12,7 @@ use super::erica_plus::QueueControl;
 use super::{AbrSwitch, PortView};
 use crate::cell::Cell;
 use crate::ids::VcId;
+use crate::vc_table::VcTable;
 use ccsim_engine::{SimDuration, SimTime};
 
 /// How the load factor is smoothed across intervals (abr.md §9.5).
@@ -82,25 +83,36 @@ impl Default for EricaParams {
 
 /// `repr(C)` with the per-cell and per-BRM state first: a port's scheme is evicted from L1
 /// between two of its cells, so each line it spans costs a miss.
+/// What ERICA keeps per VC at a port.
+#[derive(Clone, Debug, Default)]
+struct EricaVc {
+    /// A forward cell of the VC (or, with bidirectional counting, a BRM) seen this interval,
+    /// and last interval.
+    seen_fwd: bool,
+    seen_prev: bool,
+    /// A BRM got its feedback this interval, `last_er`.
+    seen_brm: bool,
+    ccr: f64,
+    last_er: f64,
+    /// The VC's share of the averaged number of active VCs.
+    contrib: f64,
+}
+
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Erica {
     abr_cells: u32,
     /// CBR/VBR cells seen this interval: ABR capacity = link − their rate.
     background_cells: u32,
-    seen_fwd: Vec<bool>,
     p: EricaParams,
-    ccr: Vec<f64>,
-    seen_brm: Vec<bool>,
-    last_er: Vec<f64>,
+    /// Per VC that reaches the port.
+    vcs: VcTable<EricaVc>,
     z: f64,
     fair_share: f64,
     target_cap: f64,
     max_alloc_prev: f64,
     max_alloc_cur: f64,
     interval_start: SimTime,
-    seen_prev: Vec<bool>,
-    contrib: Vec<f64>,
     n_active: f64,
     avg_input: Option<f64>,
     avg_target: Option<f64>,
@@ -108,7 +120,7 @@ pub struct Erica {
 }
 
 impl Erica {
-    pub fn new(p: EricaParams, link_rate: f64, n_vcs: usize) -> Self {
+    pub fn new(p: EricaParams, link_rate: f64) -> Self {
         let target_cap = Self::target_for(&p, 0, link_rate);
         // Before the first interval ends: one VC assumed, z = 1 (abr.md §9.4 edge cases).
         Erica {
@@ -116,12 +128,7 @@ impl Erica {
             interval_start: SimTime::ZERO,
             abr_cells: 0,
             background_cells: 0,
-            seen_fwd: vec![false; n_vcs],
-            seen_prev: vec![false; n_vcs],
-            seen_brm: vec![false; n_vcs],
-            ccr: vec![0.0; n_vcs],
-            last_er: vec![0.0; n_vcs],
-            contrib: vec![0.0; n_vcs],
+            vcs: VcTable::new(),
             target_cap,
             z: 1.0,
             fair_share: target_cap,
@@ -195,38 +202,40 @@ impl Erica {
         };
         self.n_active = if self.p.avg_n_active {
             let mut sum = 0.0;
-            for v in 0..self.contrib.len() {
-                if counted(self.seen_fwd[v], self.seen_brm[v]) {
-                    self.contrib[v] = 1.0;
+            for e in self.vcs.values_mut() {
+                if counted(e.seen_fwd, e.seen_brm) {
+                    e.contrib = 1.0;
                 } else {
-                    self.contrib[v] *= self.p.n_active_decay;
+                    e.contrib *= self.p.n_active_decay;
                 }
-                sum += self.contrib[v];
+                sum += e.contrib;
             }
             sum
         } else {
-            self.seen_fwd.iter().zip(&self.seen_brm).filter(|&(&f, &b)| counted(f, b)).count() as f64
+            self.vcs.values().filter(|e| counted(e.seen_fwd, e.seen_brm)).count() as f64
         }
         .max(1.0);
         self.fair_share = self.target_cap / self.n_active;
         self.max_alloc_prev = self.max_alloc_cur;
         self.max_alloc_cur = self.fair_share;
-        // Slice copies and fills rather than an indexed loop: this runs every `interval_cells`
-        // ABR cells at every port.
-        self.seen_prev.copy_from_slice(&self.seen_fwd);
-        self.seen_fwd.fill(false);
-        self.seen_brm.fill(false);
+        for e in self.vcs.values_mut() {
+            e.seen_prev = e.seen_fwd;
+            e.seen_fwd = false;
+            e.seen_brm = false;
+        }
         self.abr_cells = 0;
         self.interval_start = view.now;
         self.intervals += 1;
     }
 
-    fn mark_active(&mut self, vc: usize) {
-        if self.p.immediate_fair_share && !self.seen_prev[vc] && !self.seen_fwd[vc] {
+    fn mark_active(&mut self, vc: VcId) {
+        let e = self.vcs.entry(vc);
+        let new = !e.seen_prev && !e.seen_fwd;
+        e.seen_fwd = true;
+        if self.p.immediate_fair_share && new {
             self.n_active += 1.0;
             self.fair_share = self.target_cap / self.n_active;
         }
-        self.seen_fwd[vc] = true;
     }
 }
 
@@ -248,14 +257,14 @@ fn ewma(prev: Option<f64>, now: f64, alpha: f64) -> f64 {
 impl AbrSwitch for Erica {
     fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
         self.abr_cells += 1;
-        self.mark_active(cell.vc.index());
+        self.mark_active(cell.vc);
         if self.p.interval_cells > 0 && self.abr_cells >= self.p.interval_cells {
             self.end_interval(view);
         }
     }
 
     fn on_frm(&mut self, vc: VcId, cell: &Cell, _view: &PortView) {
-        self.ccr[vc.index()] = cell.ccr as f64;
+        self.vcs.entry(vc).ccr = cell.ccr as f64;
     }
 
     fn on_background_cell(&mut self, _view: &PortView) {
@@ -263,14 +272,14 @@ impl AbrSwitch for Erica {
     }
 
     fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
-        let v = vc.index();
+        let e = self.vcs.entry(vc);
         if self.p.bidirectional_counting {
-            self.ccr[v] = cell.ccr as f64;
+            e.ccr = cell.ccr as f64;
         }
-        let er = if self.p.one_feedback_per_interval && self.seen_brm[v] {
-            self.last_er[v]
+        let er = if self.p.one_feedback_per_interval && e.seen_brm {
+            e.last_er
         } else {
-            let vc_share = if self.z > 0.0 { self.ccr[v] / self.z } else { f64::INFINITY };
+            let vc_share = if self.z > 0.0 { e.ccr / self.z } else { f64::INFINITY };
             let mut er = if self.p.max_min_fix && self.z <= 1.0 + self.p.delta {
                 self.fair_share.max(vc_share).max(self.max_alloc_prev)
             } else {
@@ -282,12 +291,12 @@ impl AbrSwitch for Erica {
             // rounded value, and compared with the exact one a VC that has reached the fair share
             // would stay below it by rounding for ever, held at it however underloaded the link.
             let fair_share_in_cell = self.fair_share as f32 as f64;
-            if self.p.fairshare_first && er > self.fair_share && self.ccr[v] < fair_share_in_cell {
+            if self.p.fairshare_first && er > self.fair_share && e.ccr < fair_share_in_cell {
                 er = self.fair_share;
             }
             er = er.min(self.target_cap);
-            self.last_er[v] = er;
-            self.seen_brm[v] = true;
+            e.last_er = er;
+            e.seen_brm = true;
             er
         };
         cell.lower_er(er);
@@ -295,6 +304,10 @@ impl AbrSwitch for Erica {
 
     fn timer_due(&self) -> Option<SimTime> {
         Some(self.interval_start + self.p.interval)
+    }
+
+    fn register(&mut self, vc: VcId) {
+        self.vcs.insert(vc);
     }
 
     fn on_timer(&mut self, view: &PortView) {
@@ -348,7 +361,7 @@ mod tests {
 
     #[test]
     fn first_interval_offers_the_whole_target() {
-        let mut e = Erica::new(plain(), LINK, 2);
+        let mut e = Erica::new(plain(), LINK);
         e.on_frm(VcId(0), &frm(0, 10_000.0), &view(0, 0));
         let mut c = brm(0);
         e.on_brm(VcId(0), &mut c, &view(1, 0));
@@ -359,7 +372,7 @@ mod tests {
 
     #[test]
     fn overload_scales_by_z_and_fair_share_floors() {
-        let mut e = Erica::new(plain(), LINK, 2);
+        let mut e = Erica::new(plain(), LINK);
         e.on_frm(VcId(0), &frm(0, 60_000.0), &view(0, 0));
         e.on_frm(VcId(1), &frm(1, 20_000.0), &view(0, 0));
         // 120 cells in 1 ms = 120 000 cells/s against a target of 90 000: z = 4/3.
@@ -376,7 +389,7 @@ mod tests {
 
     #[test]
     fn underload_lets_the_big_vc_grow_but_not_past_target() {
-        let mut e = Erica::new(plain(), LINK, 2);
+        let mut e = Erica::new(plain(), LINK);
         e.on_frm(VcId(0), &frm(0, 40_000.0), &view(0, 0));
         // 45 cells in 1 ms = 45 000 cells/s: z = 0.5, fair share 45 000; VC0 may go to 80 000.
         load(&mut e, &[(0, 44), (1, 1)], 1000);
@@ -392,7 +405,7 @@ mod tests {
 
     #[test]
     fn er_is_never_raised() {
-        let mut e = Erica::new(plain(), LINK, 1);
+        let mut e = Erica::new(plain(), LINK);
         let mut c = brm(0);
         c.er = 1_000.0;
         e.on_brm(VcId(0), &mut c, &view(1, 0));
@@ -401,7 +414,7 @@ mod tests {
 
     #[test]
     fn background_traffic_takes_capacity_from_abr() {
-        let mut e = Erica::new(plain(), LINK, 1);
+        let mut e = Erica::new(plain(), LINK);
         // 40 000 cells/s of VBR in the interval: ABR capacity 60 000, target 54 000.
         for _ in 0..40 {
             e.on_background_cell(&view(500, 0));
@@ -416,7 +429,7 @@ mod tests {
     fn erica_plus_targets_f_of_the_queue() {
         let qc = QueueControl { t0: SimDuration::from_micros(1000), ..QueueControl::default() };
         let p = EricaParams { queue_control: Some(qc.clone()), ..plain() };
-        let mut e = Erica::new(p, LINK, 1);
+        let mut e = Erica::new(p, LINK);
         // Empty queue: target b × C = 105 000 cells/s from the start.
         assert!((e.target_capacity() - 105_000.0).abs() < 1e-6);
         // Q0 = 1 ms × 100 000 = 100 cells; at q = 200 the target is 1.15/1.3 × C.
@@ -432,7 +445,7 @@ mod tests {
     #[test]
     fn max_min_fix_offers_the_previous_max_allocation_in_underload() {
         let p = EricaParams { max_min_fix: true, ..plain() };
-        let mut e = Erica::new(p, LINK, 2);
+        let mut e = Erica::new(p, LINK);
         e.on_frm(VcId(0), &frm(0, 50_000.0), &view(0, 0));
         e.on_frm(VcId(1), &frm(1, 30_000.0), &view(0, 0));
         // z = 80/90: VC0 gets 56 250; that becomes MaxAllocPrevious after the next interval.
@@ -450,7 +463,7 @@ mod tests {
     #[test]
     fn fairshare_first_caps_a_vc_below_fair_share() {
         let p = EricaParams { fairshare_first: true, ..plain() };
-        let mut e = Erica::new(p, LINK, 2);
+        let mut e = Erica::new(p, LINK);
         e.on_frm(VcId(1), &frm(1, 10_000.0), &view(0, 0));
         // z = 20/90; VC1 (CCR 10 000 < FS 45 000) would get 45 000 by CCR/z but is held at FS.
         load(&mut e, &[(0, 10), (1, 10)], 1000);
@@ -469,7 +482,7 @@ mod tests {
         // Seven VCs seen: FS = 12 857.14… cells/s, which f32 cannot hold.
         let fs = 90_000.0 / 7.0;
         assert_ne!(fs as f32 as f64, fs, "the case needs a fair share f32 cannot hold");
-        let mut e7 = Erica::new(p.clone(), LINK, 7);
+        let mut e7 = Erica::new(p.clone(), LINK);
         for vc in 0..7 {
             e7.on_frm(VcId(vc), &frm(vc, if vc == 0 { fs as f32 as f64 } else { 1_000.0 }), &view(0, 0));
         }
@@ -480,7 +493,7 @@ mod tests {
         assert!(c.er as f64 > 1.5 * fs, "VC0 at the rounded fair share is raised: ER {} vs FS {fs}", c.er);
         // Below the fair share by more than rounding, a VC still gets exactly the fair share
         // (three VCs: FS = 30 000).
-        let mut e = Erica::new(p, LINK, 3);
+        let mut e = Erica::new(p, LINK);
         e.on_frm(VcId(0), &frm(0, 100.0), &view(0, 0));
         load(&mut e, &[(0, 5), (1, 5), (2, 5)], 1000);
         let mut d = brm(0);
@@ -491,7 +504,7 @@ mod tests {
     #[test]
     fn one_feedback_per_interval_repeats_the_first_answer() {
         let p = EricaParams { one_feedback_per_interval: true, ..plain() };
-        let mut e = Erica::new(p, LINK, 1);
+        let mut e = Erica::new(p, LINK);
         e.on_frm(VcId(0), &frm(0, 30_000.0), &view(0, 0));
         load(&mut e, &[(0, 30)], 1000);
         let mut a = brm(0);
@@ -505,7 +518,7 @@ mod tests {
     #[test]
     fn interval_ends_on_cell_count() {
         let p = EricaParams { interval_cells: 10, ..plain() };
-        let mut e = Erica::new(p, LINK, 1);
+        let mut e = Erica::new(p, LINK);
         for i in 0..10 {
             e.on_cell_arrival(&mut Cell::data(VcId(0)), &view(10 * (i + 1), 0));
         }
@@ -518,7 +531,7 @@ mod tests {
     #[test]
     fn averaged_n_active_decays_unseen_vcs() {
         let p = EricaParams { avg_n_active: true, n_active_decay: 0.5, ..plain() };
-        let mut e = Erica::new(p, LINK, 2);
+        let mut e = Erica::new(p, LINK);
         load(&mut e, &[(0, 10), (1, 10)], 1000);
         assert!((e.fair_share() - 45_000.0).abs() < 1e-9);
         load(&mut e, &[(0, 10)], 2000);
@@ -528,7 +541,7 @@ mod tests {
     #[test]
     fn z_averaging_blends_intervals() {
         let p = EricaParams { load_averaging: LoadAveraging::Z, load_alpha: 0.5, ..plain() };
-        let mut e = Erica::new(p, LINK, 1);
+        let mut e = Erica::new(p, LINK);
         load(&mut e, &[(0, 90)], 1000);
         assert!((e.load_factor() - 1.0).abs() < 1e-12);
         load(&mut e, &[(0, 45)], 2000);
@@ -537,7 +550,7 @@ mod tests {
 
     #[test]
     fn no_capacity_means_infinite_load_and_zero_rate_offers() {
-        let mut e = Erica::new(plain(), 0.0, 1);
+        let mut e = Erica::new(plain(), 0.0);
         e.on_frm(VcId(0), &frm(0, 1000.0), &view(0, 0));
         let v = PortView { now: SimTime::ZERO + SimDuration::from_millis(1), queue_len: 0, link_rate: 0.0 };
         e.on_cell_arrival(&mut Cell::data(VcId(0)), &v);

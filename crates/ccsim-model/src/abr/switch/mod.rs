@@ -58,6 +58,11 @@ pub trait AbrSwitch {
     }
     /// The timer fired at or after `timer_due()`.
     fn on_timer(&mut self, _view: &PortView) {}
+
+    /// A VC that will cross the port, announced by the builder in VC order before the run: a
+    /// scheme that keeps per-VC state makes its entry now, so that its per-interval sums run in
+    /// VC order (entries for VCs never announced are made on first use).
+    fn register(&mut self, _vc: VcId) {}
 }
 
 /// Every ABR switch scheme, stored inline.
@@ -123,5 +128,8 @@ impl AnyAbrSwitch {
     #[inline]
     pub fn on_timer(&mut self, view: &PortView) {
         dispatch!(self, s => s.on_timer(view))
+    }
+    pub fn register(&mut self, vc: VcId) {
+        dispatch!(self, s => s.register(vc))
     }
 }

@@ -71,7 +71,7 @@ mod tests {
     /// A 10 Mb/s packet port of `capacity` packets whose RED has `avg = q` (w_q = 1) and
     /// thresholds 1 and 2.
     fn red_port(capacity: u32) -> Port {
-        let mut port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), 10_000_000, SimDuration::ZERO, capacity, 1, None, true);
+        let mut port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), 10_000_000, SimDuration::ZERO, capacity, None, true);
         port.packets = true;
         let p = RedParams { min_th: 1.0, max_th: 2.0, w_q: 1.0, ..RedParams::default() };
         let rng = RngStream::new(StreamKey { seed: 1, replication: 0, component: 0, purpose: 0 });

@@ -187,11 +187,11 @@ impl Port {
     pub fn set_vc_weight(&mut self, vc: crate::ids::VcId, mcr: f64) {
         let rate = self.cell_rate();
         if let crate::port::AnyBufferPolicy::Wba(w) = self.buffer.policy_mut() {
-            w.weights[vc.index()] = mcr / rate;
+            *w.weights.entry(vc) = mcr / rate;
         }
         if let AnyDiscipline::Held(h) = &mut self.discipline {
             if let AnyHeldOrder::Scfq(s) = &mut h.order {
-                s.set_weight(vc.index(), mcr);
+                s.set_weight(vc, mcr);
             }
         }
     }

@@ -11,6 +11,8 @@
 
 use super::{HeldOrder, Next};
 use crate::cell::Cell;
+use crate::ids::VcId;
+use crate::vc_table::VcTable;
 use ccsim_engine::SimTime;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -31,19 +33,26 @@ impl Ord for Tag {
     }
 }
 
+/// What SCFQ keeps per VC at a port.
+#[derive(Clone, Debug)]
+struct ScfqVc {
+    /// Its queued cells with their tags.
+    queue: VecDeque<(f64, Cell)>,
+    /// Weight (cells/s: the MCR, or the floor).
+    weight: f64,
+    /// The last finish tag F_i of this busy period.
+    finish: f64,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Scfq {
-    /// Per VC: its queued cells with their tags.
-    queues: Vec<VecDeque<(f64, Cell)>>,
-    /// Per VC: weight (cells/s: the MCR, or the floor).
-    weights: Vec<f64>,
-    /// Per VC: the last finish tag F_i of this busy period.
-    finish: Vec<f64>,
-    /// VCs whose F_i is not zero (reset when the port empties).
+    /// Per VC that reaches the port.
+    vcs: VcTable<ScfqVc>,
+    /// Entries whose F_i is not zero (reset when the port empties).
     touched: Vec<u32>,
     /// The system virtual time v.
     v: f64,
-    /// Backlogged VCs by the tag of their head cell.
+    /// Backlogged VCs (numbers) by the tag of their head cell, ties to the lower VC number.
     heads: BinaryHeap<Reverse<(Tag, u32)>>,
     held: usize,
     /// The weight of VCs without an MCR.
@@ -51,21 +60,22 @@ pub struct Scfq {
 }
 
 impl Scfq {
-    /// Per-VC tables for `n_vcs` VCs; VCs without a weight get `floor` (cells/s, > 0).
-    pub fn new(n_vcs: usize, floor: f64) -> Self {
+    /// VCs without a weight get `floor` (cells/s, > 0).
+    pub fn new(floor: f64) -> Self {
         assert!(floor > 0.0, "SCFQ needs positive weights");
-        Scfq {
-            queues: vec![VecDeque::new(); n_vcs],
-            weights: vec![floor; n_vcs],
-            finish: vec![0.0; n_vcs],
-            floor,
-            ..Default::default()
-        }
+        Scfq { floor, ..Default::default() }
+    }
+
+    /// The entry of VC `vc`, made with the floor weight if it has none.
+    fn slot(&mut self, vc: VcId) -> usize {
+        let floor = self.floor;
+        self.vcs.insert_with(vc, || ScfqVc { queue: VecDeque::new(), weight: floor, finish: 0.0 })
     }
 
     /// VC `vc`'s weight: its MCR in cells/s (the floor if that is smaller, MCR 0 included).
-    pub fn set_weight(&mut self, vc: usize, mcr: f64) {
-        self.weights[vc] = mcr.max(self.floor);
+    pub fn set_weight(&mut self, vc: VcId, mcr: f64) {
+        let (s, floor) = (self.slot(vc), self.floor);
+        self.vcs.at_mut(s).weight = mcr.max(floor);
     }
 }
 
@@ -75,18 +85,18 @@ impl HeldOrder for Scfq {
     }
 
     fn hold(&mut self, cell: Cell) {
-        let i = cell.vc.index();
-        if self.finish[i] == 0.0 {
-            self.touched.push(i as u32);
+        let s = self.slot(cell.vc);
+        let e = self.vcs.at_mut(s);
+        if e.finish == 0.0 {
+            self.touched.push(s as u32);
         }
         // Tags in units of 1 s of the VC's weight: 1/w_i seconds per cell.
-        let tag = self.finish[i].max(self.v) + 1.0 / self.weights[i];
-        self.finish[i] = tag;
-        let q = &mut self.queues[i];
-        if q.is_empty() {
-            self.heads.push(Reverse((Tag(tag), i as u32)));
+        let tag = e.finish.max(self.v) + 1.0 / e.weight;
+        e.finish = tag;
+        if e.queue.is_empty() {
+            self.heads.push(Reverse((Tag(tag), cell.vc.0)));
         }
-        q.push_back((tag, cell));
+        e.queue.push_back((tag, cell));
         self.held += 1;
     }
 
@@ -94,12 +104,13 @@ impl HeldOrder for Scfq {
         let Some(Reverse((Tag(tag), i))) = self.heads.pop() else {
             // The port is empty: a new busy period starts from zero.
             self.v = 0.0;
-            for i in self.touched.drain(..) {
-                self.finish[i as usize] = 0.0;
+            for s in self.touched.drain(..) {
+                self.vcs.at_mut(s as usize).finish = 0.0;
             }
             return Next::Idle;
         };
-        let q = &mut self.queues[i as usize];
+        let s = self.vcs.slot(VcId(i)).expect("a backlogged VC has an entry");
+        let q = &mut self.vcs.at_mut(s).queue;
         let (_, cell) = q.pop_front().expect("a backlogged VC has a head cell");
         if let Some(&(next, _)) = q.front() {
             self.heads.push(Reverse((Tag(next), i)));
@@ -110,7 +121,7 @@ impl HeldOrder for Scfq {
     }
 
     fn cells(&self) -> impl Iterator<Item = &Cell> {
-        self.queues.iter().flat_map(|q| q.iter().map(|(_, c)| c))
+        self.vcs.values().flat_map(|e| e.queue.iter().map(|(_, c)| c))
     }
 }
 
@@ -148,9 +159,9 @@ mod tests {
 
     #[test]
     fn backlogged_vcs_share_by_weight_within_a_cell() {
-        let mut s = Scfq::new(2, 1.0);
-        s.set_weight(0, 1000.0);
-        s.set_weight(1, 3000.0);
+        let mut s = Scfq::new(1.0);
+        s.set_weight(VcId(0), 1000.0);
+        s.set_weight(VcId(1), 3000.0);
         for n in [4, 40, 400, 4001] {
             let mut t = s.clone();
             let got = serve_backlogged(&mut t, n);
@@ -161,9 +172,9 @@ mod tests {
 
     #[test]
     fn an_idle_vc_earns_no_credit() {
-        let mut s = Scfq::new(2, 1.0);
-        s.set_weight(0, 1000.0);
-        s.set_weight(1, 1000.0);
+        let mut s = Scfq::new(1.0);
+        s.set_weight(VcId(0), 1000.0);
+        s.set_weight(VcId(1), 1000.0);
         // VC 0 alone for 100 cells (VC 1 idle, but the port stays busy).
         for k in 0..100 {
             s.hold(cell(0, k));
@@ -183,14 +194,14 @@ mod tests {
 
     #[test]
     fn mcr_zero_gets_the_floor_and_an_empty_port_restarts() {
-        let mut s = Scfq::new(2, 10.0);
-        s.set_weight(0, 0.0);
-        s.set_weight(1, 1000.0);
+        let mut s = Scfq::new(10.0);
+        s.set_weight(VcId(0), 0.0);
+        s.set_weight(VcId(1), 1000.0);
         let got = serve_backlogged(&mut s, 1010);
         assert!(got[0] >= 9 && got[0] <= 11, "{got:?}");
         while s.next(SimTime::ZERO).cell().is_some() {}
         assert_eq!(s.v, 0.0);
-        assert!(s.finish.iter().all(|&f| f == 0.0));
+        assert!(s.vcs.values().all(|e| e.finish == 0.0));
         assert_eq!(s.cells().count(), 0);
     }
 }

@@ -5,6 +5,7 @@
 //! hard threshold refuses every new frame above it (EPD on top of WBA; off in the seed's runs).
 
 use super::{BufferPolicy, Occupancy};
+use crate::vc_table::VcTable;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wba {
@@ -14,13 +15,13 @@ pub struct Wba {
     pub z: f64,
     /// EPD threshold above R, cells (off: `None`).
     pub hard_threshold: Option<u32>,
-    /// Per VC: its weight W_i = MCR_i / port capacity (0 for VCs without an MCR).
-    pub weights: Vec<f64>,
+    /// Per VC with an MCR: its weight W_i = MCR_i / port capacity (0 for the others).
+    pub weights: VcTable<f64>,
 }
 
 impl Wba {
-    pub fn new(threshold: u32, z: f64, hard_threshold: Option<u32>, n_vcs: usize) -> Self {
-        Wba { threshold, z, hard_threshold, weights: vec![0.0; n_vcs] }
+    pub fn new(threshold: u32, z: f64, hard_threshold: Option<u32>) -> Self {
+        Wba { threshold, z, hard_threshold, weights: VcTable::new() }
     }
 }
 
@@ -33,7 +34,7 @@ impl BufferPolicy for Wba {
         if o.total < self.threshold {
             return true;
         }
-        let reserved = self.threshold as f64 * self.weights[o.vc.index()];
+        let reserved = self.threshold as f64 * self.weights.get(o.vc).copied().unwrap_or(0.0);
         if (o.untagged_of_vc as f64) < reserved && !o.tagged {
             return true;
         }
@@ -47,8 +48,9 @@ mod tests {
     use crate::ids::VcId;
 
     fn wba() -> Wba {
-        let mut w = Wba::new(500, 1.0, None, 2);
-        w.weights = vec![0.1, 0.4];
+        let mut w = Wba::new(500, 1.0, None);
+        *w.weights.entry(VcId(0)) = 0.1;
+        *w.weights.entry(VcId(1)) = 0.4;
         w
     }
 
