@@ -224,6 +224,37 @@ def process_wall(args: list[str]) -> dict:
     return {"median_s": statistics.median(walls), "best_s": min(walls), "peak_mib": peak_kib / 1024}
 
 
+# Scale: GFC1 with `source[0].count` = N (docs/benchmarks.md, per-VC state). Runs leave the series out
+# (their size is its own question) and simulate 10 ms; 100,000 sources are only validated here (a
+# 10 ms run takes over a minute: see docs/benchmarks.md).
+SCALE = [(1_000, True), (10_000, True), (100_000, False)]
+NO_SERIES = ["--set", "measure.acr=false", "--set", "measure.queue=false", "--set", "measure.received=false",
+             "--set", "measure.utilization=false"]
+
+
+def scale_rows() -> list[dict]:
+    """Validate and a short run of GFC1 with N sources in group A: wall time and peak memory."""
+    rows = []
+    for n, run in SCALE:
+        count = ["--set", f"source[0].count={n}"]
+        row = {"n": n, "validate": _once(["validate", "abr-benchmarks/gfc1", *count])}
+        if run:
+            row["run"] = _once(["run", "abr-benchmarks/gfc1", *count, "--set", 'run.duration="10ms"', *NO_SERIES, "--json"])
+        rows.append(row)
+    return rows
+
+
+def _once(args: list[str]) -> dict:
+    exe = Path(sys.executable).parent / "ccsim"
+    t0 = time.perf_counter()
+    p = subprocess.Popen([str(exe), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"ccsim {' '.join(args)} failed: {p.stderr.read().decode()}")
+    return {"wall_s": wall, "peak_mib": usage.ru_maxrss / 1024}
+
+
 def write_wall() -> dict:
     """`--out`'s own cost on a 10 s GFC1 run: Parquet tables, plots and the rest of
     `Result.write`, timed inside a fresh process (so matplotlib's import counts), median and best."""
@@ -271,6 +302,11 @@ def main() -> int:
         processes.append((label, args, w))
         print(f"`ccsim {' '.join(args)}` ({label}): {w['median_s']:.3f} s wall (best {w['best_s']:.3f}), "
               f"{w['peak_mib']:.0f} MiB peak", flush=True)
+    scale = scale_rows()
+    for r in scale:
+        run = r.get("run")
+        print(f"GFC1 with {r['n']:,} sources: validate {r['validate']['wall_s']:.2f} s, {r['validate']['peak_mib']:.0f} MiB"
+              + (f"; 10 ms run {run['wall_s']:.2f} s, {run['peak_mib']:.0f} MiB" if run else ""), flush=True)
     written = write_wall()
     print(f"--out on a 10 s GFC1 run: {written['median_s']:.2f} s (best {written['best_s']:.2f})", flush=True)
     repro = reproduce_wall()
@@ -297,6 +333,14 @@ def main() -> int:
     for label, args, w in processes:
         lines.append(f"| `ccsim {' '.join(args)}` | {label} | {w['median_s']:.3f} s | {w['best_s']:.3f} s "
                      f"| {w['peak_mib']:.0f} MiB |")
+    lines.append("")
+    lines += ["Scale (GFC1 with N sources in group A; runs of 10 ms simulated without series):", "",
+              "| N | validate | validate peak | 10 ms run | run peak | run peak per source |", "|---|---|---|---|---|---|"]
+    for r in scale:
+        v, run = r["validate"], r.get("run")
+        tail = (f"{run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB | {run['peak_mib'] * 1024 / r['n']:.0f} KiB"
+                if run else "not run | | ")
+        lines.append(f"| {r['n']:,} | {v['wall_s']:.2f} s | {v['peak_mib']:.0f} MiB | {tail} |")
     lines.append("")
     lines.append(f"`--out` on a 10 s GFC1 run (Parquet tables, PNG plots, in a fresh process): "
                  f"{written['median_s']:.2f} s median, {written['best_s']:.2f} s best.")
