@@ -101,3 +101,31 @@ def test_native_module_keywords_and_attributes(small):
     assert json.loads(_core.resolve(json.dumps(small), "json", [], "efci", 4))["run"]["seed"] == 4
     with pytest.raises(ccsim.ScenarioError):
         _core.resolve(json.dumps(small), "yaml")
+
+
+def test_chunks_end_at_the_duration_and_never_exceed_the_longest():
+    from ccsim.api import _chunk_ends
+
+    ends = list(_chunk_ends(1.0, 200))
+    assert ends[-1] == 1.0 and all(b > a for a, b in zip(ends, ends[1:]))
+    assert max(b - a for a, b in zip(ends, ends[1:])) <= 1.0 / 200 + 1e-12
+    assert len(ends) <= 200 + 10
+
+
+def test_sigint_stops_a_long_run_within_a_chunk(cli, env):
+    import signal
+    import subprocess
+    import time
+
+    # GFC1 for 1000 s simulated takes minutes; an interrupt must not wait for a 5 s chunk.
+    p = subprocess.Popen(cli + ["run", "abr-benchmarks/gfc1", "--set", 'run.duration="1000s"', "--set", 'measure.interval="0s"',
+                                "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, err = p.communicate(timeout=60)
+    waited = time.perf_counter() - sent
+    assert p.returncode == 130 and err.strip().endswith("interrupted"), (p.returncode, err)
+    assert out == ""
+    # A generous bound (chunks aim at 0.05 s of wall time): the old chunks were duration/200 = 5 s.
+    assert waited < 4.0, waited

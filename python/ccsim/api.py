@@ -116,20 +116,18 @@ def run(
     started = time.perf_counter()
     sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp)
     duration = sim.duration_s
-    step = duration / max(1, chunks)
     bar = None
     if progress is True:
         from ._progress import ProgressBar
 
         progress = bar = ProgressBar()
     try:
-        t = 0.0
-        done = False
-        while not done:
-            t = min(duration, t + step)
-            done = sim.run_until(duration if t >= duration else t)
+        for t in _chunk_ends(duration, chunks):
+            done = sim.run_until(t)
             if callable(progress):
                 progress(sim.now_s, duration)
+            if done:
+                break
     finally:
         if bar is not None:
             bar.close()
@@ -138,6 +136,27 @@ def run(
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
     return Result(data, resolved_json=sim.resolved_json())
+
+
+#: Wall time a chunk of a run may take: Ctrl-C (and progress) are handled between chunks.
+CHUNK_WALL_S = 0.1
+
+
+def _chunk_ends(duration: float, chunks: int):
+    """Simulated times to run to, one chunk each: at most `chunks` of equal length, and shorter
+    when a chunk would take more than `CHUNK_WALL_S` of wall time (the length adapts to the
+    speed measured so far), so that an interrupt waits a fraction of a second however long the
+    run. Chunk boundaries do not change results."""
+    longest = duration / max(1, chunks)
+    step = min(longest, 1e-3)
+    t = 0.0
+    while t < duration:
+        started = time.perf_counter()
+        t = min(duration, t + step)
+        yield duration if t >= duration else t
+        took = time.perf_counter() - started
+        # Aim at half the budget; grow at most fourfold per chunk.
+        step = min(longest, 4 * step, step * 0.5 * CHUNK_WALL_S / took if took > 0 else 4 * step)
 
 
 def resolve(

@@ -29,6 +29,7 @@ pub mod transport;
 pub mod types;
 pub mod units;
 mod validate;
+pub use validate::MAX_NAME_CHARS;
 
 pub use build::build;
 pub use error::ScenarioError;
@@ -81,7 +82,28 @@ impl Run {
     }
 
     pub fn from_text(text: &str, format: Format, adj: &Adjustments) -> Result<Run, ScenarioError> {
-        Ok(Run::new(load(text, format, adj)?))
+        let run = Run::new(load(text, format, adj)?);
+        run.check_series_size()?;
+        Ok(run)
+    }
+
+    /// Refuses a run whose time series would take more than `measure.max_series_mb`.
+    pub fn check_series_size(&self) -> Result<(), ScenarioError> {
+        let (rows, samples) = self.world.series_size();
+        let bytes = rows as f64 * samples as f64 * 20.0;
+        let limit = self.scenario.measure.max_series_mb;
+        if bytes > limit as f64 * 1e6 {
+            return Err(ScenarioError::new(
+                "measure",
+                format!(
+                    "the time series would take ~{:.0} MB ({rows} series rows x {samples} samples of 20 bytes), above \
+                     measure.max_series_mb = {limit}; sample less often (measure.interval), leave series out \
+                     (measure.queue = false, measure.acr = false, ...), or raise measure.max_series_mb",
+                    bytes / 1e6
+                ),
+            ));
+        }
+        Ok(())
     }
 
     pub fn scenario(&self) -> &Scenario {

@@ -348,6 +348,9 @@ pub struct MeasureSpec {
     pub utilization: bool,
     /// cwnd, ssthresh and sequence numbers of TCP connections.
     pub tcp: bool,
+    /// The most memory the series may take, MB (20 bytes a sample row): a run whose series
+    /// would take more is refused before it starts, with how to sample less.
+    pub max_series_mb: u64,
 }
 
 impl Default for MeasureSpec {
@@ -359,6 +362,7 @@ impl Default for MeasureSpec {
             received: true,
             utilization: true,
             tcp: true,
+            max_series_mb: 1024,
         }
     }
 }

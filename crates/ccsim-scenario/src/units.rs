@@ -112,7 +112,8 @@ impl std::str::FromStr for Duration {
         }
         let ps = (v * ps_per_unit).round();
         if ps > u64::MAX as f64 / 2.0 {
-            return Err(format!("'{s}' is too long"));
+            // Times are picoseconds in 64 bits; half the range keeps sums of durations safe.
+            return Err(format!("'{s}' is too long (at most {:.3e} s)", u64::MAX as f64 / 2.0 / 1e12));
         }
         Ok(Duration(SimDuration::from_ps(ps as u64)))
     }

@@ -6,6 +6,10 @@ use crate::transport::{BufferPolicySpec, ClockSpec, TcpSpec, Transport, TCP_VARI
 use crate::units::Rate;
 use std::collections::{HashMap, HashSet};
 
+/// Longest name of a switch, router, host, link, source or connection: names label every row of
+/// the results and every series.
+pub const MAX_NAME_CHARS: usize = 200;
+
 type R = Result<(), ScenarioError>;
 
 fn err(path: impl Into<String>, msg: impl Into<String>) -> R {
@@ -40,6 +44,9 @@ pub fn validate(s: &Scenario) -> R {
     let mut claim = |name: &str, path: String| -> R {
         if name.trim().is_empty() {
             return err(path, "must not be empty");
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return err(path, format!("is {} characters long; names are at most {MAX_NAME_CHARS}", name.chars().count()));
         }
         if let Some(prev) = names.get(name) {
             return err(path, format!("duplicate name '{name}' (already used by {prev})"));

@@ -1,6 +1,6 @@
 //! Malformed scenarios are refused with an error that names the field and the rule.
 
-use ccsim_scenario::{load, Adjustments, Format, ScenarioError};
+use ccsim_scenario::{load, Adjustments, Format, Run, ScenarioError};
 use serde_json::{json, Value};
 
 fn base() -> Value {
@@ -281,4 +281,27 @@ fn red_switches_default_to_ns2_and_wrong_types_name_the_field() {
     let mut v = with_routers();
     v["router"][1]["control"] = json!({"type": "ficcrd", "bur": "half"});
     assert_eq!(err_of(v).path, "router[1].control.bur");
+}
+
+#[test]
+fn names_durations_and_series_have_stated_limits() {
+    // A name longer than the limit is refused at its path, with the limit.
+    let long = "x".repeat(ccsim_scenario::MAX_NAME_CHARS + 1);
+    let e = with("switch[0].name", json!(long)).to_string();
+    assert!(e.starts_with("switch[0].name: is 201 characters long; names are at most 200"), "{e}");
+    // A duration beyond the clock's range says the range.
+    let e = with("run.duration", json!("1e8s")).to_string();
+    assert!(e.contains("too long (at most 9.223e6 s)"), "{e}");
+    // Series that would not fit the memory allowed are refused before the run, with the ways out.
+    let mut v = base();
+    ccsim_scenario::set_path(&mut v, "measure.interval", json!("1us")).unwrap();
+    ccsim_scenario::set_path(&mut v, "run.duration", json!("100s")).unwrap();
+    let e = match Run::from_text(&v.to_string(), Format::Json, &Adjustments::default()) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a run of 10^8 samples per series must be refused"),
+    };
+    assert!(e.starts_with("measure: the time series would take ~") && e.contains("measure.max_series_mb = 1024"), "{e}");
+    ccsim_scenario::set_path(&mut v, "measure.max_series_mb", json!(1_000_000_000)).unwrap();
+    ccsim_scenario::set_path(&mut v, "measure.queue", json!(false)).unwrap();
+    assert!(Run::from_text(&v.to_string(), Format::Json, &Adjustments::default()).is_ok(), "raising the limit lets it run");
 }

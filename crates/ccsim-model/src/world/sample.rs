@@ -74,6 +74,27 @@ impl World {
         }
     }
 
+    /// How many rows `on_sample` records at most per sample, and how many samples the run takes:
+    /// the size of its series, known before it runs (20 bytes a row: time, key, value).
+    pub fn series_size(&self) -> (u64, u64) {
+        let m = &self.measure;
+        if m.interval.is_zero() {
+            return (0, 0);
+        }
+        let mut rows = 0u64;
+        for vc in &self.vcs {
+            rows += (m.acr && vc.abr && vc.abr_source().is_some()) as u64 + m.received as u64;
+            rows += if m.tcp && vc.tcp().is_some() { 8 } else { 0 };
+        }
+        for p in self.ports.iter().filter(|p| p.at_switch) {
+            rows += m.queue as u64 + m.utilization as u64 + 2 * p.control.as_ref().and_then(|c| c.ficcrd()).is_some() as u64;
+        }
+        if m.queue {
+            rows += self.gateways.iter().filter(|g| g.trunk.is_some()).count() as u64;
+        }
+        (rows, m.end.as_ps() / m.interval.as_ps() + 1)
+    }
+
     pub(in crate::world) fn open_window(&mut self) {
         self.settle();
         let now = self.now;
