@@ -52,3 +52,12 @@ def test_errors_are_the_full_cli_s():
         assert fast.returncode == full.returncode == rc
         assert fast.stdout == full.stdout == ""
         assert fast.stderr.splitlines()[0] == full.stderr.splitlines()[0] and fast.stderr.startswith("error: ")
+
+
+def test_version_and_a_bare_preset_name():
+    import ccsim
+
+    v = _run("ccsim.entry", "--version")
+    assert v.returncode == 0 and v.stdout == f"ccsim {ccsim.__version__}\n"
+    bare = _run("ccsim.entry", "run", "gfc1", "--json")
+    assert bare.returncode == 2 and "did you mean abr-benchmarks/gfc1?" in bare.stderr.splitlines()[0]

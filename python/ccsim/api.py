@@ -35,6 +35,13 @@ def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str,
             raise ScenarioError(f"{path}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
     if isinstance(scenario, str) and not path.suffix and scenario.count("/") == 1:
         preset_text(scenario)  # raises ScenarioError with close matches
+    if isinstance(scenario, str) and not path.suffix and "/" not in scenario:
+        # A bare scenario name: the presets of that name in every paper.
+        from .presets import preset_names
+
+        same = [n for n in preset_names() if n.split("/")[1] == scenario]
+        if same:
+            raise ScenarioError(f"'{scenario}' is not a preset name; did you mean {', '.join(same)}?")
     raise ScenarioError(f"'{scenario}' is neither a preset name nor a readable scenario file")
 
 

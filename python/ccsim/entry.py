@@ -1,7 +1,7 @@
 """The `ccsim` command's entry point. `ccsim run SCENARIO [--seed N] [--scheme S] [--tcp T]
-[--set PATH=VALUE]... --json`, the form scripts and sweeps call many times, is answered here
-without loading the command-line framework (typer, rich) or the table libraries (polars, numpy):
-the whole process is the interpreter, the engine and the run. Every other command line, and any
+[--set PATH=VALUE]... --json`, the form scripts and sweeps call many times, and `ccsim --version`
+are answered here without loading the command-line framework (typer, rich) or the table libraries
+(polars, numpy): the whole process is the interpreter, the engine and the run. Every other command line, and any
 form of this one the parser below does not recognise exactly, goes to the full CLI (`cli.py`),
 which accepts the same options; errors are reported the same way by both."""
 
@@ -83,6 +83,11 @@ def parse_run_json(args: list[str]) -> dict[str, Any] | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if args in (["--version"], ["-V"]):
+        from ._core import __version__
+
+        sys.stdout.write(f"ccsim {__version__}\n")
+        return 0
     opts = parse_run_json(args)
     if opts is None:
         from .cli import main as full
