@@ -68,7 +68,9 @@ def _print_summary(s: dict[str, Any]) -> None:
     span = f" (window {window[0] * 1e3:g}-{window[1] * 1e3:g} ms)" if window else ""
     if s["sources"] or not s.get("connections"):
         t = Table(title="sources" + span)
-        for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "cells sent", "cells received", "CLR"):
+        # Window columns first; whole-run totals say so.
+        for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "CLR", "cells sent (run)", "cells received (run)",
+                    "CLR (run)"):
             t.add_column(col, justify="left" if col == "source" else "right")
         for r in s["sources"]:
             t.add_row(
@@ -76,6 +78,7 @@ def _print_summary(s: dict[str, Any]) -> None:
                 f"{r['acr_mbps']:.3f}",
                 f"{r['rate_mbps']:.3f}",
                 f"{r['maxmin_mbps']:.3f}",
+                f"{r.get('window_clr', r['clr']):.4g}",
                 f"{r['cells_sent']:,}",
                 f"{r['cells_received']:,}",
                 f"{r['clr']:.4g}",
