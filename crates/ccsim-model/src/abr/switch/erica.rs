@@ -81,23 +81,26 @@ impl Default for EricaParams {
     }
 }
 
-/// `repr(C)` with the per-cell and per-BRM state first: a port's scheme is evicted from L1
-/// between two of its cells, so each line it spans costs a miss.
-/// What ERICA keeps per VC at a port.
+/// What ERICA keeps per VC at a port. Interval stamps (`Erica::stamp`: the interval's number
+/// + 2, 0 = never) instead of per-interval flags, so that an interval ends without touching
+/// every VC.
 #[derive(Clone, Debug, Default)]
 struct EricaVc {
-    /// A forward cell of the VC (or, with bidirectional counting, a BRM) seen this interval,
-    /// and last interval.
-    seen_fwd: bool,
-    seen_prev: bool,
-    /// A BRM got its feedback this interval, `last_er`.
-    seen_brm: bool,
+    /// The last interval a forward cell of the VC was seen in.
+    fwd_in: u64,
+    /// The last interval a BRM of the VC got its feedback in (`last_er`).
+    brm_in: u64,
+    /// The last interval the VC counted as active in (a forward cell, or with bidirectional
+    /// counting a BRM).
+    counted_in: u64,
     ccr: f64,
     last_er: f64,
     /// The VC's share of the averaged number of active VCs.
     contrib: f64,
 }
 
+/// `repr(C)` with the per-cell and per-BRM state first: a port's scheme is evicted from L1
+/// between two of its cells, so each line it spans costs a miss.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Erica {
@@ -117,6 +120,8 @@ pub struct Erica {
     avg_input: Option<f64>,
     avg_target: Option<f64>,
     intervals: u64,
+    /// VCs counted as active in this interval.
+    counted_now: u32,
 }
 
 impl Erica {
@@ -138,6 +143,7 @@ impl Erica {
             avg_input: None,
             avg_target: None,
             intervals: 0,
+            counted_now: 0,
         }
     }
 
@@ -195,15 +201,12 @@ impl Erica {
             }
         };
         self.target_cap = target_now;
-        let counted = if self.p.bidirectional_counting {
-            |fwd: bool, brm: bool| fwd || brm
-        } else {
-            |fwd: bool, _brm: bool| fwd
-        };
+        let now = self.stamp();
         self.n_active = if self.p.avg_n_active {
+            // Every VC's share decays: this mode walks them all.
             let mut sum = 0.0;
             for e in self.vcs.values_mut() {
-                if counted(e.seen_fwd, e.seen_brm) {
+                if e.counted_in == now {
                     e.contrib = 1.0;
                 } else {
                     e.contrib *= self.p.n_active_decay;
@@ -212,26 +215,36 @@ impl Erica {
             }
             sum
         } else {
-            self.vcs.values().filter(|e| counted(e.seen_fwd, e.seen_brm)).count() as f64
+            self.counted_now as f64
         }
         .max(1.0);
         self.fair_share = self.target_cap / self.n_active;
         self.max_alloc_prev = self.max_alloc_cur;
         self.max_alloc_cur = self.fair_share;
-        for e in self.vcs.values_mut() {
-            e.seen_prev = e.seen_fwd;
-            e.seen_fwd = false;
-            e.seen_brm = false;
-        }
+        // A new interval: every stamp is now of an earlier one.
+        self.counted_now = 0;
         self.abr_cells = 0;
         self.interval_start = view.now;
         self.intervals += 1;
     }
 
+    /// The stamp of the current interval (its number + 2: 0 means never, and the previous
+    /// interval's stamp is never 0).
+    #[inline]
+    fn stamp(&self) -> u64 {
+        self.intervals + 2
+    }
+
     fn mark_active(&mut self, vc: VcId) {
+        let now = self.stamp();
         let e = self.vcs.entry(vc);
-        let new = !e.seen_prev && !e.seen_fwd;
-        e.seen_fwd = true;
+        // Seen neither in this interval nor in the last one.
+        let new = e.fwd_in < now - 1;
+        e.fwd_in = now;
+        if e.counted_in != now {
+            e.counted_in = now;
+            self.counted_now += 1;
+        }
         if self.p.immediate_fair_share && new {
             self.n_active += 1.0;
             self.fair_share = self.target_cap / self.n_active;
@@ -272,11 +285,12 @@ impl AbrSwitch for Erica {
     }
 
     fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
+        let now = self.stamp();
         let e = self.vcs.entry(vc);
         if self.p.bidirectional_counting {
             e.ccr = cell.ccr as f64;
         }
-        let er = if self.p.one_feedback_per_interval && e.seen_brm {
+        let er = if self.p.one_feedback_per_interval && e.brm_in == now {
             e.last_er
         } else {
             let vc_share = if self.z > 0.0 { e.ccr / self.z } else { f64::INFINITY };
@@ -296,7 +310,11 @@ impl AbrSwitch for Erica {
             }
             er = er.min(self.target_cap);
             e.last_er = er;
-            e.seen_brm = true;
+            e.brm_in = now;
+            if self.p.bidirectional_counting && e.counted_in != now {
+                e.counted_in = now;
+                self.counted_now += 1;
+            }
             er
         };
         cell.lower_er(er);
