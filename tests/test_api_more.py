@@ -129,3 +129,32 @@ def test_sigint_stops_a_long_run_within_a_chunk(cli, env):
     assert out == ""
     # A generous bound (chunks aim at 0.05 s of wall time): the old chunks were duration/200 = 5 s.
     assert waited < 4.0, waited
+
+
+def test_write_replaces_an_earlier_result_whole_and_refuses_other_directories(small, tmp_path):
+    from ccsim.result import RESULT_MARKER
+
+    r = ccsim.run(small)
+    out = tmp_path / "res"
+    r.write(out, plots=False)
+    assert (out / RESULT_MARKER).exists() and (out / "summary.json").exists()
+    (out / "stale.txt").write_text("from another run")
+    r.write(out, plots=False)
+    assert not (out / "stale.txt").exists(), "an earlier result is replaced whole"
+    assert not any(p.name.startswith(".res.partial") for p in tmp_path.iterdir())
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    with pytest.raises(FileExistsError, match="other files in it"):
+        r.write(mine)
+    assert (mine / "notes.txt").read_text() == "keep me"
+
+
+def test_cli_refuses_a_bad_out_before_running(cli, env, tmp_path):
+    import subprocess
+
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--out", str(f)], capture_output=True, text=True, env=env)
+    assert p.returncode == 1 and p.stderr.startswith("error: --out exists and is not a directory"), p.stderr
+    assert "simulated" not in p.stdout

@@ -145,7 +145,10 @@ def run(
 ) -> None:
     """Run a scenario and print its summary."""
     from .api import run as run_scenario
+    from .result import check_out_dir
 
+    if out_dir is not None:
+        check_out_dir(out_dir)  # before the run: a bad --out fails at once
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     try:
         result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -256,11 +257,30 @@ class Result:
         }
 
     def write(self, out_dir: str | Path, plots: bool = True) -> Path:
-        """Writes Parquet tables (with run metadata), PNG plots, ``summary.json`` and ``rates.md``."""
+        """Writes Parquet tables (with run metadata), PNG plots, ``summary.json`` and ``rates.md``
+        into ``out_dir``: a new or empty directory, or an earlier result, which is replaced whole
+        (`check_out_dir`). Everything is written beside it first and moved into place at the end,
+        with a completion marker (``.ccsim-result``): a failed write leaves nothing half done."""
+        import shutil
+
+        out = check_out_dir(out_dir)
+        tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        try:
+            self._write_files(tmp, plots)
+            (tmp / RESULT_MARKER).write_text(json.dumps(self.metadata()) + "\n")
+            if out.exists():
+                shutil.rmtree(out)
+            tmp.rename(out)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return out
+
+    def _write_files(self, out: Path, plots: bool) -> None:
         import pyarrow.parquet as pq
 
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
         meta = {k.encode(): v.encode() for k, v in self.metadata().items()}
         for name in self.TABLES:
             table = getattr(self, name).to_arrow()
@@ -274,7 +294,31 @@ class Result:
             from . import plots as _plots
 
             _plots.write_plots(self, out)
-        return out
+
+
+#: The file a finished result directory holds (its run's metadata): `write` replaces only such
+#: directories, or empty ones.
+RESULT_MARKER = ".ccsim-result"
+
+
+def check_out_dir(out_dir: str | Path) -> Path:
+    """Checks, before a run, that its results can go to ``out_dir``: a new directory (its parent
+    is created and must be writable), an empty one, or an earlier ccsim result. Raises
+    ``OSError`` naming the path otherwise."""
+    import errno
+    import tempfile
+
+    out = Path(out_dir).absolute()
+    if out.exists():
+        if not out.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "--out exists and is not a directory", str(out))
+        if any(out.iterdir()) and not (out / RESULT_MARKER).exists():
+            raise FileExistsError(errno.EEXIST, "--out is a directory with other files in it (not an earlier ccsim "
+                                  "result, which would be replaced); choose a new or empty directory", str(out))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=out.parent):
+        pass  # raises PermissionError naming the parent if it cannot be written
+    return out
 
 
 def markdown_table(df: pl.DataFrame) -> str:
@@ -285,4 +329,4 @@ def markdown_table(df: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Result", "markdown_table"]
+__all__ = ["Result", "markdown_table", "check_out_dir", "RESULT_MARKER"]
