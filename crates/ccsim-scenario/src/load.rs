@@ -118,13 +118,31 @@ fn clean_serde_message(m: &str) -> String {
 }
 
 pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<(), ScenarioError> {
+    // Settings of a scheme's table (`schemes.<name>...`) go in before the swap that reads them;
+    // without the swap they would change nothing, which is refused rather than ignored.
+    let (scheme_sets, sets): (Vec<_>, Vec<_>) = adj.overrides.iter().partition(|(p, _)| p.starts_with("schemes."));
+    for (path, value) in scheme_sets {
+        let name = path["schemes.".len()..].split(['.', '[']).next().unwrap_or("");
+        if adj.scheme.as_deref() != Some(name) {
+            let active = tree.pointer("/defaults/algorithm/type").and_then(|v| v.as_str()).unwrap_or("erica").to_string();
+            let field = path.splitn(3, '.').nth(2).unwrap_or("...");
+            return Err(ScenarioError::new(
+                path.as_str(),
+                format!(
+                    "the schemes tables apply only with --scheme {name}; this run uses defaults.algorithm \
+                     (type = \"{active}\"): set defaults.algorithm.{field} instead, or add --scheme {name}"
+                ),
+            ));
+        }
+        set_path(tree, path, value.clone())?;
+    }
     if let Some(scheme) = &adj.scheme {
         swap_scheme(tree, scheme)?;
     }
     if let Some(variant) = &adj.tcp {
         swap_tcp(tree, variant)?;
     }
-    for (path, value) in &adj.overrides {
+    for (path, value) in sets {
         let path = match path.as_str() {
             "duration" => "run.duration",
             "seed" => "run.seed",
@@ -147,6 +165,9 @@ fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
             "scheme",
             format!("unknown ABR switch scheme '{scheme}' (one of {})", AlgorithmSpec::NAMES.join(", ")),
         ));
+    }
+    if tree.get("switch").and_then(|s| s.as_array()).map_or(true, |a| a.is_empty()) {
+        return Err(ScenarioError::new("scheme", "the scenario has no ATM switch: there is no ABR algorithm to swap"));
     }
     let mut alg = tree
         .get("schemes")
@@ -187,8 +208,11 @@ fn swap_tcp(tree: &mut Value, variant: &str) -> Result<(), ScenarioError> {
             format!("unknown TCP variant '{variant}' (one of {})", crate::transport::TCP_VARIANTS.join(", ")),
         ));
     }
-    set_path(tree, "defaults.tcp.variant", Value::from(variant))?;
     let n = tree.get("connection").and_then(|c| c.as_array()).map_or(0, |a| a.len());
+    if n == 0 {
+        return Err(ScenarioError::new("tcp", "the scenario has no TCP connection: there is no variant to swap"));
+    }
+    set_path(tree, "defaults.tcp.variant", Value::from(variant))?;
     for i in 0..n {
         set_path(tree, &format!("connection[{i}].tcp.variant"), Value::from(variant))?;
     }

@@ -13,7 +13,8 @@ const SCHEMES: [&str; 6] = ["erica", "erica_plus", "debra", "eprca", "ut", "efci
 /// scheme, on a shortened run.
 #[test]
 fn every_preset_under_every_scheme_conserves_and_is_deterministic() {
-    for (name, text) in presets() {
+    // Presets without ATM switches have no scheme to swap (`--scheme` is refused there).
+    for (name, text) in presets().into_iter().filter(|(_, t)| t.contains("[[switch]]")) {
         for scheme in SCHEMES {
             let short = [("run.duration", Value::from("30ms")), ("run.measure_from", Value::Null)];
             let a = run_with(&text, Some(scheme), &short);

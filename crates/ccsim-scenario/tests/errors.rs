@@ -305,3 +305,31 @@ fn names_durations_and_series_have_stated_limits() {
     ccsim_scenario::set_path(&mut v, "measure.queue", json!(false)).unwrap();
     assert!(Run::from_text(&v.to_string(), Format::Json, &Adjustments::default()).is_ok(), "raising the limit lets it run");
 }
+
+#[test]
+fn options_that_would_change_nothing_are_refused() {
+    let load_with = |v: &Value, adj: Adjustments| load(&v.to_string(), Format::Json, &adj).map(|_| ()).map_err(|e| e.to_string());
+    // `schemes.<name>` settings act only through `--scheme <name>`.
+    let sets = vec![("schemes.erica.max_min_fix".to_string(), json!(false))];
+    let e = load_with(&base(), Adjustments { overrides: sets.clone(), ..Default::default() }).unwrap_err();
+    assert!(e.starts_with("schemes.erica.max_min_fix: the schemes tables apply only with --scheme erica"), "{e}");
+    assert!(e.contains("set defaults.algorithm.max_min_fix instead"), "{e}");
+    // ... and with it they are read: applied before the swap.
+    let mut v = base();
+    v["schemes"] = json!({"erica": {"max_min_fix": true}});
+    let adj = Adjustments { overrides: sets, scheme: Some("erica".into()), ..Default::default() };
+    let s = load(&v.to_string(), Format::Json, &adj).unwrap();
+    let alg = serde_json::to_value(&s.defaults.algorithm).unwrap();
+    assert_eq!(alg["max_min_fix"], false, "{alg}");
+    // --tcp without a TCP connection, --scheme without a switch.
+    let e = load_with(&base(), Adjustments { tcp: Some("reno".into()), ..Default::default() }).unwrap_err();
+    assert_eq!(e, "tcp: the scenario has no TCP connection: there is no variant to swap");
+    let mut routers_only = with_routers();
+    let o = routers_only.as_object_mut().unwrap();
+    o.remove("switch");
+    o.remove("source");
+    o["link"] = json!([{"name": "L2", "between": ["R1", "R2"]}]);
+    load_with(&routers_only, Adjustments::default()).unwrap();
+    let e = load_with(&routers_only, Adjustments { scheme: Some("erica".into()), ..Default::default() }).unwrap_err();
+    assert_eq!(e, "scheme: the scenario has no ATM switch: there is no ABR algorithm to swap");
+}
