@@ -144,6 +144,10 @@ pub fn validate(s: &Scenario) -> R {
         if bg.peak.bps() < 1.0 {
             return err(format!("{p}.peak"), "must be > 0");
         }
+        let access = bg.access.rate.unwrap_or(s.defaults.link_rate);
+        if bg.peak.bps() > access.bps() * (1.0 + 1e-9) {
+            return err(format!("{p}.peak"), format!("{} is above its access link's {}", bg.peak, access));
+        }
         for (k, d) in [("mean_on", bg.mean_on), ("mean_off", bg.mean_off)] {
             if d.0.is_zero() {
                 return err(format!("{p}.{k}"), "must be > 0");

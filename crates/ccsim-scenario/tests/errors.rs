@@ -333,3 +333,12 @@ fn options_that_would_change_nothing_are_refused() {
     let e = load_with(&routers_only, Adjustments { scheme: Some("erica".into()), ..Default::default() }).unwrap_err();
     assert_eq!(e, "scheme: the scenario has no ATM switch: there is no ABR algorithm to swap");
 }
+
+#[test]
+fn a_background_peak_above_its_access_link_is_refused() {
+    // (A source may start after the run ends: shortened runs of a preset leave late arrivals out.)
+    let mut v = base();
+    v["background"] = json!([{"name": "V", "route": ["SW1", "SW2"], "peak": "200Mbps", "mean_on": "1ms", "mean_off": "1ms"}]);
+    let e = err_of(v).to_string();
+    assert!(e.starts_with("background[0].peak: 200Mbps is above its access link's 155.52Mbps"), "{e}");
+}
