@@ -158,3 +158,23 @@ def test_cli_refuses_a_bad_out_before_running(cli, env, tmp_path):
     p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--out", str(f)], capture_output=True, text=True, env=env)
     assert p.returncode == 1 and p.stderr.startswith("error: --out exists and is not a directory"), p.stderr
     assert "simulated" not in p.stdout
+
+
+def test_api_inputs_of_the_wrong_kind_are_scenario_errors(small):
+    import numpy as np
+
+    with pytest.raises(ccsim.ScenarioError, match=r"^scenario: a preset name, a file path or a dict, not int"):
+        ccsim.run(123)
+    with pytest.raises(ccsim.ScenarioError, match=r"^scheme: must be a name"):
+        ccsim.run(small, scheme=5)
+    deep: dict = {}
+    cur = deep
+    for _ in range(5000):
+        cur["a"] = {}
+        cur = cur["a"]
+    with pytest.raises(ccsim.ScenarioError, match="nested too deeply"):
+        ccsim.run(deep)
+    # numpy numbers are numbers.
+    a = ccsim.run(small, seed=np.int64(3), set={"run.duration": "5ms", "defaults.algorithm.target_utilization": np.float64(0.9)})
+    b = ccsim.run(small, seed=3, set={"run.duration": "5ms", "defaults.algorithm.target_utilization": 0.9})
+    assert a.data["fingerprint"] == b.data["fingerprint"]

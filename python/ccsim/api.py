@@ -22,6 +22,8 @@ _SHORTCUTS = {"duration": "run.duration", "seed": "run.seed", "measure_from": "r
 
 def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str, str]:
     """Resolves a preset name, a file path or a dict into (text, format, label)."""
+    if not isinstance(scenario, (str, Path, Mapping)):
+        raise ScenarioError(f"scenario: a preset name, a file path or a dict, not {type(scenario).__name__} {scenario!r}")
     if isinstance(scenario, Mapping):
         return _to_json("", scenario), "json", str(scenario.get("name", "dict"))
     if isinstance(scenario, str) and is_preset(scenario):
@@ -71,17 +73,38 @@ def _not_json(value: Any, path: str) -> str | None:
 def _to_json(path: str, value: Any) -> str:
     """JSON text of a scenario or override value; ``ScenarioError`` naming the field otherwise."""
     try:
-        return json.dumps(value, allow_nan=False)
+        return json.dumps(value, allow_nan=False, default=_plain)
+    except RecursionError:
+        raise ScenarioError(f"{path or 'scenario'}: nested too deeply to be a scenario") from None
     except (TypeError, ValueError):
         bad = _not_json(value, path) or path or "scenario"
         raise ScenarioError(f"{bad}: not a JSON value (use strings with units, numbers, booleans, lists and tables)") from None
 
 
-def _check_seed(seed: Any) -> None:
+def _plain(value: Any) -> Any:
+    """numpy scalars (and anything else with `.item()`) as the Python number they hold."""
+    item = getattr(value, "item", None)
+    if callable(item) and getattr(value, "shape", None) == ():
+        return item()
+    raise TypeError(type(value).__name__)
+
+
+def _check_names(**names: Any) -> None:
+    """`scheme`, `tcp`: a name (string) or None."""
+    for key, value in names.items():
+        if value is not None and not isinstance(value, str):
+            raise ScenarioError(f"{key}: must be a name (a string), got {type(value).__name__} {value!r}")
+
+
+def _check_seed(seed: Any) -> int | None:
+    """The seed as a Python integer (numpy integers accepted), or None."""
     if seed is None:
-        return
+        return None
+    if getattr(seed, "shape", None) == () and hasattr(seed, "item"):
+        seed = seed.item()
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ScenarioError(f"seed: must be an integer in [0, 2^64), got {seed!r}")
+    return seed
 
 
 def override_pairs(set: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -119,7 +142,8 @@ def run(
     """
     text, fmt, _label = scenario_source(scenario)
     pairs = override_pairs(set, overrides)
-    _check_seed(seed)
+    seed = _check_seed(seed)
+    _check_names(scheme=scheme, tcp=tcp)
     started = time.perf_counter()
     sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp)
     duration = sim.duration_s
@@ -178,7 +202,8 @@ def resolve(
     """The validated scenario with every default filled in (raises ``ScenarioError``)."""
     text, fmt, _ = scenario_source(scenario)
     pairs = override_pairs(set, overrides)
-    _check_seed(seed)
+    seed = _check_seed(seed)
+    _check_names(scheme=scheme, tcp=tcp)
     return json.loads(_core.resolve(text, fmt, pairs, scheme, seed, tcp))
 
 
