@@ -110,3 +110,12 @@ def test_summary_printer_on_a_synthetic_result(synthetic, capsys):
     ]
     cli_module._print_summary(s)
     assert "A1" in capsys.readouterr().out
+
+
+def test_usage_errors_are_one_line(cli, env):
+    import subprocess
+
+    for args, want in [(["run", "abr-benchmarks/two-sources", "--seed", "abc"], "error: Invalid value for '--seed'"),
+                       (["runn"], "error: No such command 'runn'")]:
+        p = subprocess.run(cli + args, capture_output=True, text=True, env=env)
+        assert p.returncode == 2 and p.stderr.startswith(want) and p.stderr.count("\n") == 1, p.stderr

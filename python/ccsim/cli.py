@@ -340,10 +340,12 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"{e.strerror or e}{where}")
         return 1
     except Exception as e:
-        # Usage errors (click's ClickException, vendored by newer typer): print them as click
-        # would, without a traceback.
-        if hasattr(e, "show") and isinstance(getattr(e, "exit_code", None), int):
-            e.show()
+        # Usage errors (click's ClickException, vendored by newer typer): one line, like every
+        # other error, without a traceback.
+        if hasattr(e, "format_message") and isinstance(getattr(e, "exit_code", None), int):
+            ctx = getattr(e, "ctx", None)
+            where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+            fail(" ".join(e.format_message().split()) + where)
             return e.exit_code
         raise
     return 0
