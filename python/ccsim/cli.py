@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ._progress import ProgressBar
-from .entry import fail, parse_sets
+from .entry import fail, parse_sets, report_error
 from .errors import CcsimError, ScenarioError
 
 app = typer.Typer(
@@ -320,24 +320,12 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         if isinstance(rv, int) and not isinstance(rv, bool) and rv != 0:
             return rv
-    except ScenarioError as e:
-        fail(str(e))
-        return 2
-    except CcsimError as e:
-        fail(str(e))
-        return 1
-    except KeyboardInterrupt:
-        fail("interrupted")
-        return 130
+    except (CcsimError, KeyboardInterrupt, OSError) as e:
+        return report_error(e)
     except typer.Exit as e:
         return e.exit_code
     except typer.Abort:
         fail("aborted")
-        return 1
-    except OSError as e:
-        # Files the user named: an unwritable --out, a scenario file that cannot be read.
-        where = f": {e.filename}" if getattr(e, "filename", None) else ""
-        fail(f"{e.strerror or e}{where}")
         return 1
     except Exception as e:
         # Usage errors (click's ClickException, vendored by newer typer): one line, like every

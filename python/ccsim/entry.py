@@ -99,20 +99,24 @@ def main(argv: list[str] | None = None) -> int:
         result = run(opts["scenario"], seed=opts["seed"], scheme=opts["scheme"], tcp=opts["tcp"],
                      set=parse_sets(opts["set"]))
         sys.stdout.write(json.dumps(result.summary()) + "\n")
-    except ScenarioError as e:
-        fail(str(e))
-        return 2
-    except CcsimError as e:
-        fail(str(e))
-        return 1
-    except KeyboardInterrupt:
+    except (CcsimError, KeyboardInterrupt, OSError) as e:
+        return report_error(e)
+    return 0
+
+
+def report_error(e: BaseException) -> int:
+    """One clear line on stderr for an error a command ends with, and its exit code: 2 for an
+    invalid scenario or command line, 130 for Ctrl-C, 1 for anything else (a ccsim error, or a
+    file the user named that cannot be read or written)."""
+    if isinstance(e, KeyboardInterrupt):
         fail("interrupted")
         return 130
-    except OSError as e:
+    if isinstance(e, OSError):
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
         fail(f"{e.strerror or e}{where}")
         return 1
-    return 0
+    fail(str(e))
+    return 2 if isinstance(e, ScenarioError) else 1
 
 
 if __name__ == "__main__":
