@@ -144,3 +144,23 @@ def test_a_rust_panic_becomes_internal_error_not_a_crash():
         _core._panic_selftest()
     # The interpreter is intact: a normal run still works afterwards.
     assert ccsim.run("abr-benchmarks/one-source", duration="2ms").summary()["conservation_ok"]
+
+
+def test_every_preset_and_bare_counts_satisfy_the_json_schema():
+    # The schema accepts what the loader accepts: editors validate scenarios with it.
+    import jsonschema
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    validator = jsonschema.Draft202012Validator(ccsim.schema())
+    for name in ccsim.presets.preset_names():
+        errors = list(validator.iter_errors(tomllib.loads(ccsim.preset_text(name))))
+        assert not errors, (name, [e.message for e in errors[:3]])
+    s = tomllib.loads(ccsim.preset_text("ficcrd/droptail"))
+    s["defaults"]["router_buffer"] = 50
+    s["defaults"]["tcp"]["mss"] = 4096
+    assert not list(validator.iter_errors(s))
+    ccsim.resolve(s)

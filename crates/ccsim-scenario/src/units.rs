@@ -255,7 +255,15 @@ macro_rules! string_unit {
                 Cow::Borrowed($name)
             }
             fn json_schema(_: &mut SchemaGenerator) -> Schema {
-                json_schema!({ "type": "string", "pattern": $pattern, "description": $desc })
+                // What the loader accepts: a string with a unit, and for counts a bare integer.
+                if $allow_int {
+                    json_schema!({
+                        "anyOf": [{ "type": "string", "pattern": $pattern }, { "type": "integer", "minimum": 0 }],
+                        "description": $desc
+                    })
+                } else {
+                    json_schema!({ "type": "string", "pattern": $pattern, "description": $desc })
+                }
             }
         }
     };
