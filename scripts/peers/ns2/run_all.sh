@@ -1,7 +1,7 @@
 #!/bin/sh
 # ns-2.35 on the ficcrd/droptail topology: every run docs/validation/ns2.md reports (two at a time).
 # A measuring instrument, not a dependency: needs `ns` (Debian package ns2).
-# Usage: sh scripts/peers/ns2/run_all.sh [OUT]   (default /tmp/ns2-runs; about 1.5 min)
+# Usage: sh scripts/peers/ns2/run_all.sh [OUT]   (default /tmp/ns2-runs; about 2 min)
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-/tmp/ns2-runs}
 mkdir -p "$OUT" && cd "$OUT" || exit 1
@@ -25,6 +25,13 @@ for s in 1 2 3 4 5; do
   if [ $s = 2 ] || [ $s = 4 ] || [ $s = 5 ]; then wait; fi
 done
 wait
+# (c) again without Limited Transmit (singledup_ 0), the TCP ccsim models (docs/validation/ns2.md, RED)
+for s in 1 2 3 4 5; do
+  ns droptail.tcl $s Reno 100 200 50 none random 0 200 aqm=red singledup=0 \
+     btrace=$OUT/runs/red_sd0_s$s.btr avetrace=$OUT/runs/red_sd0_s$s.btr > runs/x_red_sd0_s$s.json &
+  if [ $s = 2 ] || [ $s = 4 ] || [ $s = 5 ]; then wait; fi
+done
+wait
 # extras (not in the brief): phase-effect check with overhead_, and limited transmit off
 for s in 1 2 3 4 5; do
   ns droptail.tcl $s Reno 100 200 50 none random 0.0033 200 > runs/x_reno_ovh_s$s.json &
@@ -40,6 +47,7 @@ python3 summarise.py trace trace_det_reno_200.tr --json runs/det_reno_200.json >
 wait
 for s in 1 2 3 4 5; do
   python3 summarise.py red runs/red_s$s.btr --json runs/c_red_s$s.json > runs/c_red_s$s.redstats.json
+  python3 summarise.py red runs/red_sd0_s$s.btr --json runs/x_red_sd0_s$s.json > runs/x_red_sd0_s$s.redstats.json
 done
 # tables used in REPORT.md
 mkdir -p tables

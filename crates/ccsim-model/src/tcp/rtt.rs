@@ -119,7 +119,10 @@ impl RttEstimator {
             (None, _) => self.cfg.rto_initial.as_secs_f64(),
             (Some(s), None) => s + self.cfg.k * self.rttvar,
             (Some(s), Some(tick)) => {
-                let ticks = (s + self.cfg.k * self.rttvar).ceil();
+                // RFC 6298 §2.3: RTO = SRTT + max(G, K·RTTVAR), G the clock granularity (one
+                // tick). Without G, a steady round trip drove RTTVAR to zero and the RTO to SRTT
+                // itself, and only when 4·RTTVAR fell below the last bit of SRTT (float rounding).
+                let ticks = (s + (self.cfg.k * self.rttvar).max(1.0)).ceil();
                 let floor = if matches!(self.cfg.mode, ClockMode::BsdTicks { .. }) { 2.0 } else { 1.0 };
                 ticks.max(floor) * tick.as_secs_f64()
             }
@@ -247,5 +250,22 @@ mod tests {
         assert_eq!(e.srtt(), Some(1.0));
         assert_eq!(e.rto(), SimDuration::from_millis(900)); // ⌈1 + 4·0.5⌉ = 3 ticks
         assert_eq!(e.deadline(ms(1234)), ms(2134));
+    }
+
+    /// RFC 6298's RTO = SRTT + max(G, 4·RTTVAR) with G one tick: a steady round trip of one tick
+    /// keeps the RTO at two ticks however many samples come (without G it fell to one tick once
+    /// 4·RTTVAR vanished below the rounding of SRTT, after ~130 samples).
+    #[test]
+    fn quantized_rto_keeps_one_tick_of_granularity_above_srtt() {
+        let tick = SimDuration::from_millis(300);
+        let mut e = est(ClockMode::Quantized { tick });
+        let mut last = e.rto();
+        for i in 0..1000 {
+            e.sample(ms(i * 1000), ms(i * 1000 + 100));
+            let rto = e.rto();
+            assert!(rto <= last && rto >= SimDuration::from_millis(600), "sample {i}: {rto:?}");
+            last = rto;
+        }
+        assert_eq!(last, SimDuration::from_millis(600));
     }
 }
