@@ -19,6 +19,9 @@
 #     aqm=droptail|red   queue discipline of R11->R12 (default droptail)
 #     syn=0|1            Agent/TCP syn_ (default 0 here; ns-2 default is true)
 #     singledup=0|1      Agent/TCP singledup_ (limited transmit; default 1 = ns-2 default)
+#     lesscareful=0|1    Agent/TCP lessCareful_ (default 0 = ns-2 default). Only NewReno reads it:
+#                        1 allows a fast retransmit when the duplicate ACKs acknowledge exactly
+#                        up to recover_ (highest_ack_ == recover_, dupack_action in tcp-newreno.cc)
 #     from=50            start of the measurement window, s
 #     btrace=PATH        trace only the R11->R12 link (+ - d r) to PATH
 #     avetrace=PATH      (RED) trace the RED average queue ave_ ("a <t> <ave>" lines,
@@ -38,7 +41,7 @@ proc usage {} {
 }
 
 set pos {}
-array set opt {aqm droptail syn 0 singledup 1 from 50 btrace "" avetrace "" dump 0 rtohist 0}
+array set opt {aqm droptail syn 0 singledup 1 lesscareful 0 from 50 btrace "" avetrace "" dump 0 rtohist 0}
 foreach a $argv {
     if {[regexp {^([a-z_]+)=(.*)$} $a -> k v]} {
         if {![info exists opt($k)]} { puts stderr "unknown option $k"; usage }
@@ -68,6 +71,7 @@ Agent/TCP set minrto_       0.3    ;# default 0.2
 Agent/TCP set maxrto_       64     ;# default 60
 Agent/TCP set syn_          $opt(syn)       ;# default true
 Agent/TCP set singledup_    $opt(singledup) ;# default 1
+Agent/TCP set lessCareful_  $opt(lesscareful) ;# default false
 Agent/TCP set overhead_     $overhead       ;# default 0
 # Kept at the ns-2.35 default, set explicitly for the record:
 Agent/TCP set rtxcur_init_  3.0
