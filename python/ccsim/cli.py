@@ -237,7 +237,7 @@ def sweep(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object: points, replications, completed, skipped, out."),
 ) -> None:
     """Run a sweep plan; a re-run does only the missing runs."""
-    from .sweeps import parse_plan, run_sweep
+    from .sweeps import SweepInterrupted, parse_plan, run_sweep
 
     if executor not in ("local", "dask"):
         raise ScenarioError(f"--executor: expected local or dask, got {executor!r}")
@@ -247,8 +247,14 @@ def sweep(
         raise ScenarioError(f"--workers: must be >= 1, got {workers}")
     p = parse_plan(plan)
     target = out_dir or Path("out") / "sweeps" / p.name.replace("/", "-")
-    outcome = run_sweep(p, executor=executor, workers=workers, scheduler=scheduler, out=target,
-                        progress=not as_json and sys.stderr.isatty())
+    try:
+        outcome = run_sweep(p, executor=executor, workers=workers, scheduler=scheduler, out=target,
+                            progress=not as_json and sys.stderr.isatty())
+    except SweepInterrupted as e:
+        if e.signal == "SIGINT":
+            raise  # main() prints "error: interrupted" and exits 130
+        fail(str(e))  # "interrupted (SIGTERM): N of M runs stored; re-run to resume"
+        raise typer.Exit(e.exit_code) from None
     if as_json:
         sys.stdout.write(json.dumps(outcome.as_json()) + "\n")
         return

@@ -2,7 +2,10 @@
 HTML report. ``ccsim.sweep(plan)`` is the entry point; ``docs/sweeps.md`` is the manual."""
 
 from .driver import SweepOutcome, run_sweep, sweep, tasks_of
-from .executors import DaskExecutor, LocalExecutor, make_executor
+from .dask_cluster import DaskExecutor
+from .executors import ExecutorError, NoWorkers, WorkerDied, make_executor
+from .interrupts import SweepInterrupted
+from .local_pool import LocalExecutor
 from .metrics import Metric, parse_metric
 from .plan import Axis, Plan, PlanError, load_plan, parse_plan
 from .runner import run_task, run_to_precision
@@ -13,6 +16,7 @@ from .summary import summarize
 
 __all__ = [
     "sweep", "run_sweep", "SweepOutcome", "tasks_of", "LocalExecutor", "DaskExecutor", "make_executor",
+    "ExecutorError", "WorkerDied", "NoWorkers", "SweepInterrupted",
     "Metric", "parse_metric", "Plan", "Axis", "PlanError", "parse_plan", "load_plan", "run_task",
     "run_to_precision", "Estimate", "StopRule", "StopReport", "batch_means_ci", "mser5", "replication_ci",
     "run_until_precise", "sequential_batch_means", "Store", "StoreError", "load", "summarize",

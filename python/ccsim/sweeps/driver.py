@@ -1,4 +1,6 @@
-"""``ccsim.sweep``: expand a plan, skip what the store already holds, run the rest, return the table."""
+"""``ccsim.sweep``: expand a plan, check it, skip what the store already holds, run the rest, return
+the table. A sweep that stops early (a signal, a worker lost) raises one line saying how many runs
+are stored; running it again resumes it."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from typing import Any
 import polars as pl
 
 from ..errors import ScenarioError
+from .check import check_metrics
+from .executors import ExecutorError
+from .interrupts import SweepInterrupted, sigterm_interrupts
 from .plan import Plan, load_plan
 from .store import Store
 
@@ -106,21 +111,30 @@ def run_sweep(
     out: str | Path | None = None,
     progress: bool | Callable[[int, int], None] = False,
     max_runs: int | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> SweepOutcome:
     """Runs what is missing of a sweep into ``out`` and returns the outcome with the full table.
 
     ``executor`` is ``"local"``, ``"dask"`` or an executor object (kept open). ``max_runs`` stops
-    after that many new runs (the rest stays missing; a later call completes it)."""
+    after that many new runs (the rest stays missing; a later call completes it). ``notice`` gets
+    one line per damaged run file found and run again (default: stderr).
+
+    Ctrl-C or SIGTERM raise ``SweepInterrupted`` (a ``KeyboardInterrupt``), a lost worker an
+    ``ExecutorError``; both say how many runs are stored, and the runs stored stay."""
     from .executors import make_executor
 
     plan = load_plan(plan)
     tasks = tasks_of(plan)
+    check_metrics(plan, tasks)
     if out is None:
         out = tempfile.mkdtemp(prefix=f"ccsim-sweep-{plan.name.replace('/', '-')}-")
     store = Store(out)
     manifest = manifest_of(plan, tasks)
     store.open(manifest)
-    done = store.done()
+    done, damaged = store.verify()
+    for name, problem in damaged.items():
+        store.discard(name)
+        (notice or _stderr)(f"warning: {store.runs / name}: {problem}; running it again")
     todo = [t for t in tasks if (t["point"], t["replication"]) not in done]
     skipped = len(tasks) - len(todo)
     if max_runs is not None:
@@ -141,14 +155,23 @@ def run_sweep(
             progress(skipped + completed, len(tasks))
 
     own = isinstance(executor, str)
-    ex = make_executor(executor, workers=workers, scheduler=scheduler) if own else executor
     try:
-        ex.run(todo, on_result)
+        with sigterm_interrupts():
+            ex = make_executor(executor, workers=workers, scheduler=scheduler) if own else executor
+            try:
+                ex.run(todo, on_result)
+            except ExecutorError as e:
+                raise type(e)(f"{e}; {skipped + completed} of {len(tasks)} runs stored; re-run the same command "
+                              "to resume") from None
+            finally:
+                if own:
+                    ex.close()
+    except KeyboardInterrupt as e:
+        raise SweepInterrupted(getattr(e, "signal", "SIGINT"), skipped + completed, len(tasks)) from None
     finally:
-        if own:
-            ex.close()
         if bar is not None:
             bar.close()
+        store.write_manifest(manifest)  # with the checksums of the runs written so far
     frame = store.read()
     _record_hashes(store, manifest, frame)
     return SweepOutcome(len(manifest["points"]), plan.replications, completed, skipped, str(out), frame)
@@ -176,6 +199,13 @@ def sweep(plan: Plan | str | Path | Mapping[str, Any], *, executor: str | Any = 
     kept as a Parquet dataset there and a re-run does only what is missing. Summaries with
     confidence intervals: ``ccsim.sweeps.summarize(frame)``."""
     return run_sweep(plan, executor=executor, workers=workers, scheduler=scheduler, out=out, progress=progress).frame
+
+
+def _stderr(line: str) -> None:
+    import sys
+
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 class _Bar:

@@ -16,8 +16,9 @@ Syntax (``docs/sweeps.md``):
   (``series.goodput[*]``: the aggregate goodput). Adds the columns ``<metric>:half_width`` and
   ``<metric>:warmup_s``.
 
-Names are checked when the plan is read; a row name is checked against each run's result (and
-the error lists the names that exist).
+Names are checked when the plan is read; row and series names before any run, against the networks
+the plan builds (``check.py``), and again against each run's result (the error lists the names that
+exist).
 """
 
 from __future__ import annotations

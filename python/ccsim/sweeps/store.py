@@ -9,11 +9,17 @@ Each run file is written to a temporary name in the same directory and renamed o
 name (``os.replace`` is atomic on POSIX), so a file either exists complete or not at all. The
 executor's client writes the files, not the workers: a killed worker can lose only work in
 progress, and a task the scheduler runs twice still ends in one file.
+
+A file can still be damaged afterwards (a disk error, a partial copy of the directory): the manifest
+keeps the SHA-256 of every run file under ``checksums``, and ``verify()`` checks each file (checksum
+when recorded, a readable Parquet footer, one row) so that a resumed sweep redoes damaged runs;
+``read()`` refuses a damaged file with one line naming it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import re
@@ -53,6 +59,7 @@ class Store:
     def __init__(self, root: str | Path):
         self.root = Path(root)
         self.runs = self.root / "runs"
+        self.checksums: dict[str, str] = {}  # run file name -> SHA-256, kept in the manifest
 
     @property
     def manifest_path(self) -> Path:
@@ -78,6 +85,7 @@ class Store:
             tmp.unlink(missing_ok=True)
         if old is not None:
             manifest = {**manifest, "created": old.get("created", manifest.get("created"))}
+            self.checksums = dict(old.get("checksums") or {})
         self.write_manifest(manifest)
 
     def manifest(self) -> dict[str, Any] | None:
@@ -85,23 +93,66 @@ class Store:
             return json.loads(self.manifest_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
+        except json.JSONDecodeError as e:
+            raise StoreError(f"{self.manifest_path}: damaged ({e}); remove the directory or use another --out") \
+                from None
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        manifest = {**manifest, "updated": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+        manifest = {**manifest, "updated": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                    "checksums": dict(sorted(self.checksums.items()))}
         _atomic_write_bytes(self.manifest_path, (json.dumps(manifest, indent=2, default=str) + "\n").encode())
 
     # --- runs -----------------------------------------------------------------------------
 
+    def _files(self) -> list[Path]:
+        return sorted(f for f in self.runs.iterdir() if _RUN_RE.match(f.name)) if self.runs.is_dir() else []
+
+    @staticmethod
+    def _key(f: Path) -> tuple[int, int]:
+        m = _RUN_RE.match(f.name)
+        assert m is not None
+        return int(m.group(1)), int(m.group(2))
+
     def done(self) -> set[tuple[int, int]]:
-        """(point, replication) of every complete run file."""
-        out = set()
-        if self.runs.is_dir():
-            for f in self.runs.iterdir():
-                m = _RUN_RE.match(f.name)
-                if m:
-                    out.add((int(m.group(1)), int(m.group(2))))
-        return out
+        """(point, replication) of every run file present (not checked: see ``verify``)."""
+        return {self._key(f) for f in self._files()}
+
+    def damage(self, f: Path) -> str | None:
+        """What is wrong with a run file, or None: its Parquet footer cannot be read, it does not
+        hold exactly one row, or its checksum differs from the manifest's. A sound file without a
+        recorded checksum gets one."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        data = f.read_bytes()
+        try:
+            rows = pq.read_metadata(pa.BufferReader(data)).num_rows
+        except (pa.ArrowException, OSError) as e:
+            return f"not a readable Parquet file ({str(e).splitlines()[0] if str(e) else type(e).__name__})"
+        if rows != 1:
+            return f"{rows} rows instead of 1"
+        digest = hashlib.sha256(data).hexdigest()
+        if self.checksums.setdefault(f.name, digest) != digest:
+            return "its checksum differs from the one in the manifest"
+        return None
+
+    def verify(self) -> tuple[set[tuple[int, int]], dict[str, str]]:
+        """The sound runs as (point, replication), and the damaged files' names with what is wrong."""
+        sound: set[tuple[int, int]] = set()
+        damaged: dict[str, str] = {}
+        for f in self._files():
+            problem = self.damage(f)
+            if problem is None:
+                sound.add(self._key(f))
+            else:
+                damaged[f.name] = problem
+        return sound, damaged
+
+    def discard(self, name: str) -> None:
+        """Removes a (damaged) run file so that it is run again."""
+        (self.runs / name).unlink(missing_ok=True)
+        self.checksums.pop(name, None)
 
     def write_run(self, row: dict[str, Any], metadata: dict[str, str]) -> Path:
         import pyarrow as pa
@@ -112,15 +163,26 @@ class Store:
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
         path = self.runs / self.run_name(int(row["point"]), int(row["replication"]))
-        _atomic_write_bytes(path, sink.getvalue().to_pybytes())
+        data = sink.getvalue().to_pybytes()
+        _atomic_write_bytes(path, data)
+        self.checksums[path.name] = hashlib.sha256(data).hexdigest()
         return path
 
     def read(self) -> pl.DataFrame:
         """Every run as one DataFrame, sorted by (point, replication)."""
-        files = sorted(f for f in self.runs.glob("p*-r*.parquet") if _RUN_RE.match(f.name)) if self.runs.is_dir() else []
+        files = self._files()
         if not files:
             return pl.DataFrame({"point": [], "replication": []}, schema={"point": pl.Int64, "replication": pl.Int64})
-        frames = [pl.read_parquet(f) for f in files]
+        frames, damaged = [], []
+        for f in files:
+            try:
+                frames.append(pl.read_parquet(f))
+            except Exception:  # polars raises ComputeError, OSError or others for a damaged file
+                damaged.append(f"runs/{f.name}")
+        if damaged:
+            more = f" and {len(damaged) - 3} more" if len(damaged) > 3 else ""
+            raise StoreError(f"{self.root}: damaged run file {', '.join(damaged[:3])}{more}; run the same "
+                             "`ccsim sweep` again to redo damaged runs")
         return pl.concat(frames, how="diagonal_relaxed").sort("point", "replication")
 
 
