@@ -79,3 +79,21 @@ class DaskProcesses:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill(p)
+
+
+def still_alive(procs, timeout):
+    """Those of `procs` (psutil processes) still running after up to `timeout` seconds."""
+    import psutil
+
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = []
+        for q in procs:
+            try:
+                if q.is_running() and q.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(q)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)

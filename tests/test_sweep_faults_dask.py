@@ -17,7 +17,7 @@ import pytest
 from ccsim.sweeps import DaskExecutor, NoWorkers, Store, run_sweep
 from ccsim.sweeps.dask_cluster import WORKER_WAIT_S
 
-from .dask_procs import DaskProcesses, free_port
+from .dask_procs import DaskProcesses, free_port, still_alive
 
 PLAN = {
     "name": "dask-faults",
@@ -49,21 +49,6 @@ def sweep_on(address, out):
         return run_sweep(PLAN, executor=ex, out=out)
     finally:
         ex.close()
-
-
-def still_alive(procs, timeout):
-    deadline = time.monotonic() + timeout
-    while True:
-        alive = []
-        for q in procs:
-            try:
-                if q.is_running() and q.status() != psutil.STATUS_ZOMBIE:
-                    alive.append(q)
-            except psutil.NoSuchProcess:
-                pass
-        if not alive or time.monotonic() > deadline:
-            return alive
-        time.sleep(0.1)
 
 
 def start_scheduler(procs: DaskProcesses, timeout=60.0) -> str:

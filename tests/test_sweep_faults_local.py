@@ -15,6 +15,8 @@ import pytest
 
 from ccsim.sweeps import Store
 
+from .dask_procs import still_alive
+
 PLAN = """
 name = "faults"
 scenario = "abr-benchmarks/one-at-a-time"
@@ -60,21 +62,6 @@ def helpers(p):
     workers = [k for k in kids if "spawn_main" in " ".join(k.cmdline())]
     assert len(workers) == 2, [k.cmdline() for k in kids]
     return workers, kids
-
-
-def still_alive(procs, timeout):
-    deadline = time.monotonic() + timeout
-    while True:
-        alive = []
-        for q in procs:
-            try:
-                if q.is_running() and q.status() != psutil.STATUS_ZOMBIE:
-                    alive.append(q)
-            except psutil.NoSuchProcess:
-                pass
-        if not alive or time.monotonic() > deadline:
-            return alive
-        time.sleep(0.1)
 
 
 def kill_session(p):
