@@ -97,3 +97,13 @@ def still_alive(procs, timeout):
         if not alive or time.monotonic() > deadline:
             return alive
         time.sleep(0.1)
+
+
+def kill_session(p):
+    """Kills the process session `p` (a Popen started with `start_new_session`) leads, and waits."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    if p.returncode is None:
+        p.communicate(timeout=30)

@@ -17,7 +17,7 @@ import pytest
 from ccsim.sweeps import DaskExecutor, NoWorkers, Store, run_sweep
 from ccsim.sweeps.dask_cluster import WORKER_WAIT_S
 
-from .dask_procs import DaskProcesses, free_port, still_alive
+from .dask_procs import DaskProcesses, free_port, kill_session, still_alive
 
 PLAN = {
     "name": "dask-faults",
@@ -136,12 +136,7 @@ def test_ctrl_c_on_a_local_cluster_is_one_line(tmp_path, cli, env):
         _, err = p.communicate(timeout=90)
         left = still_alive(kids, timeout=15)
     finally:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        if p.returncode is None:
-            p.communicate(timeout=30)
+        kill_session(p)
     assert p.returncode == 130, err
     assert err == "error: interrupted\n"
     assert not left, f"outlived the interrupted sweep: {[q.cmdline() for q in left]}"

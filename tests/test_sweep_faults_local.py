@@ -15,7 +15,7 @@ import pytest
 
 from ccsim.sweeps import Store
 
-from .dask_procs import still_alive
+from .dask_procs import kill_session, still_alive
 
 PLAN = """
 name = "faults"
@@ -62,15 +62,6 @@ def helpers(p):
     workers = [k for k in kids if "spawn_main" in " ".join(k.cmdline())]
     assert len(workers) == 2, [k.cmdline() for k in kids]
     return workers, kids
-
-
-def kill_session(p):
-    try:
-        os.killpg(p.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    if p.returncode is None:
-        p.communicate(timeout=30)
 
 
 def test_killed_worker_is_one_line_and_a_rerun_resumes(tmp_path, cli, env, plan):
