@@ -210,18 +210,9 @@ def write_sweep_block(lines: list[str]) -> None:
 
 def process_wall(args: list[str]) -> dict:
     """Median and best wall time, and the largest peak memory, of a whole `ccsim ARGS` process."""
-    exe = Path(sys.executable).parent / "ccsim"
-    walls, peak_kib = [], 0
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        p = subprocess.Popen([str(exe), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(p.pid, 0)
-        walls.append(time.perf_counter() - t0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode != 0:
-            raise RuntimeError(f"ccsim {' '.join(args)} failed: {p.stderr.read().decode()}")
-        peak_kib = max(peak_kib, usage.ru_maxrss)  # KiB on Linux
-    return {"median_s": statistics.median(walls), "best_s": min(walls), "peak_mib": peak_kib / 1024}
+    runs = [_once(args) for _ in range(REPEATS)]
+    walls = [r["wall_s"] for r in runs]
+    return {"median_s": statistics.median(walls), "best_s": min(walls), "peak_mib": max(r["peak_mib"] for r in runs)}
 
 
 # Scale: GFC1 with `source[0].count` = N (docs/benchmarks.md, per-VC state). Runs leave the series out
@@ -245,6 +236,7 @@ def scale_rows() -> list[dict]:
 
 
 def _once(args: list[str]) -> dict:
+    """One whole `ccsim ARGS` process: its wall time and peak resident memory (ru_maxrss, KiB on Linux)."""
     exe = Path(sys.executable).parent / "ccsim"
     t0 = time.perf_counter()
     p = subprocess.Popen([str(exe), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
