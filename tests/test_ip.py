@@ -15,9 +15,11 @@ def test_ficcrd_droptail_preset_runs_and_reports_packets(tmp_path):
     assert {c["name"] for c in s["connections"]} == {f"S{i}" for i in range(10)}
     bottleneck = next(p for p in s["ports"] if p["name"] == "R11->R12")
     assert bottleneck["unit"] == "packets" and bottleneck["max_queue_cells"] <= 200
-    # 4096 of every 4136 bytes are payload; the 10 Mb/s bottleneck is the limit. Over a short
-    # window a repaired hole may release out-of-order bytes received before it opened (hence 2 %).
-    assert 0 < s["goodput_mbps_total"] <= 1.02 * 10 * 4096 / 4136
+    # 4096 of every 4136 bytes are payload; the 10 Mb/s bottleneck is the limit. In-order delivery
+    # over the 10 s window may also release what receivers held out of order when it opened: at
+    # most each flow's 32-segment window.
+    held = 10 * 32 * 4096 * 8 / 10 / 1e6
+    assert 0 < s["goodput_mbps_total"] <= 10 * 4096 / 4136 + held
     # Per-connection series: RTT samples at least the 72 ms propagation round trip of S0,
     # cumulative retransmissions and timeouts that never decrease.
     s0 = r.rtt.filter(r.rtt["connection"] == "S0")["rtt_s"]

@@ -137,7 +137,7 @@ fn red_holds_the_queue_between_its_thresholds_where_drop_tail_fills_the_buffer()
 /// Seed 002's drop-tail baseline: the 200-packet bottleneck buffer at core router 11 fills,
 /// packets are dropped there, and the long-RTT connection S0 gets less than half of the median
 /// flow, a drop-tail phase effect ns-2.35 shows on the same topology (S0 at 0.29-0.41 of the
-/// median over seeds 1-5, ccsim 0.31-0.43; docs/validation/ns2.md). How much goodput drop-tail
+/// median over seeds 1-5, ccsim 0.33-0.45; docs/validation/ns2.md). How much goodput drop-tail
 /// keeps is not a theorem: only the payload rate bounds it.
 #[test]
 fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
@@ -145,10 +145,13 @@ fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
     let b = port(&v, "R11->R12");
     assert_eq!(b["max_queue_cells"], 200);
     assert!(b["drops"].as_u64().unwrap() > 0);
-    // 4096 payload bytes per 4136-byte packet at 10 Mb/s.
+    // 4096 payload bytes per 4136-byte packet at 10 Mb/s cross the bottleneck; in-order
+    // delivery over the 150 s window may also release what receivers held out of order when it
+    // began: at most each flow's 32-segment window.
     let capacity = 10.0 * 4096.0 / 4136.0;
+    let held = 10.0 * 32.0 * 4096.0 * 8.0 / 150.0 / 1e6;
     let total = f(&v["goodput_mbps_total"]);
-    assert!(total <= capacity * (1.0 + 1e-9), "{total} of {capacity}");
+    assert!(total <= capacity + held, "{total} of {capacity} + {held}");
     assert_eq!(v["connections"][0]["name"], "S0");
     assert!(s0_over_median(&v) < 0.5, "S0 gets {} of the median flow", s0_over_median(&v));
     // No other port queues: the bottleneck is where the seed puts it.
@@ -169,7 +172,7 @@ fn s0_over_median(v: &Value) -> f64 {
 
 /// The phase effect broken: a random send delay of one bottleneck packet time (ns-2's
 /// `overhead_`, `tcp.overhead`) lets S0 meet the full queue at random phases, and it gets about
-/// the median flow's goodput (ns-2.35: 0.81-1.11 of the median over seeds 1-5; ccsim 1.01-1.18).
+/// the median flow's goodput (ns-2.35: 0.81-1.11 of the median over seeds 1-5; ccsim 0.81-1.04).
 #[test]
 fn ficcrd_drop_tail_send_overhead_removes_the_long_rtt_flows_disadvantage() {
     let v = run(&preset("ficcrd/droptail"), &[("defaults.tcp.overhead", Value::from("3.3ms"))]);

@@ -27,8 +27,8 @@ pub struct TcpConfig {
     pub dupthresh: u32,
     /// RTO expirations for the same data before the connection is aborted.
     pub max_retries: u32,
-    /// Suppress a fast retransmit while the cumulative ACK is below the last recovery point
-    /// (ns-2's bugfix, tcp.md §5.4).
+    /// Suppress a fast retransmit until the cumulative ACK passes the last recovery point
+    /// (ns-2's bugfix, RFC 6582 §3.2 step 2, tcp.md §5.4).
     pub reno_bugfix: bool,
     /// When a partial ACK restarts the retransmission timer (NewReno, RFC 6582 §4).
     pub partial_ack_timer: PartialAckTimer,
@@ -263,10 +263,13 @@ impl Core {
         self.restart_timer(now);
     }
 
-    /// May a loss be answered by a fast retransmit? Not while the cumulative ACK is still below
-    /// the point recorded at the last timeout or recovery, with the bugfix on (tcp.md §5.4).
+    /// May a loss be answered by a fast retransmit? With the bugfix on, only once the cumulative
+    /// ACK has passed (not merely reached) the point recorded at the last timeout or recovery
+    /// (RFC 6582 §3.2 step 2; ns-2's `highest_ack_ > recover_`; tcp.md §5.4): duplicate ACKs
+    /// carrying exactly that point come from go-back-N resending data the receiver holds.
+    /// `recover` starts at 0, standing for the ISN below byte 0, which every ACK passes.
     pub fn fast_retransmit_allowed(&self) -> bool {
-        !self.cfg.reno_bugfix || self.snd_una >= self.recover
+        !self.cfg.reno_bugfix || self.recover == 0 || self.snd_una > self.recover
     }
 
     pub fn restart_timer(&mut self, now: SimTime) {

@@ -376,3 +376,18 @@ fn overhead_delays_new_data_by_a_random_wait_below_it() {
     assert_eq!(waiting.s.stats().timeouts, 0);
     assert!(waiting.r.delivered > 1_000_000);
 }
+
+#[test]
+fn no_false_fast_retransmit_when_the_ack_reaches_the_timeouts_recovery_point() {
+    // Four holes and a lost fast retransmission: a timeout, then go-back-N resends segments
+    // the receiver already holds. Their duplicate ACKs carry exactly the point recorded at the
+    // timeout; RFC 6582 §3.2 step 2 (and ns-2's `highest_ack_ > recover_`) forbid a fast
+    // retransmit until the cumulative ACK passes that point, so the only fast retransmit is
+    // the first one. With `>=` instead of `>` each variant retransmitted again needlessly.
+    let m = MSS as u64;
+    let holes = [(LOST, 0), (LOST + 2 * m, 0), (LOST + 5 * m, 0), (LOST + 9 * m, 0), (LOST, 1)];
+    for v in ["tahoe", "reno", "newreno"] {
+        let st = lossy(v, &holes).s.stats().clone();
+        assert_eq!((st.fast_retransmits, st.timeouts), (1, 1), "{v}");
+    }
+}
