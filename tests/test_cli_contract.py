@@ -77,3 +77,28 @@ def test_usage_errors_are_not_tracebacks(cli, env):
     assert p.returncode == 2 and "Traceback" not in p.stderr and "Missing argument" in p.stderr
     p = run(cli, env, "run", "abr-benchmarks/gfc1", "--set", "nonsense")
     assert p.returncode == 2 and "expected PATH=VALUE" in p.stderr
+
+
+def test_options_that_change_nothing_warn_once_and_run(cli, env):
+    """--tcp on a world without TCP, --scheme on one without switches: one `warning:` line on
+    stderr each, and the run goes on (both the fast --json path and the full CLI)."""
+    for args, expect in [
+        (["abr-benchmarks/two-sources", "--tcp", "reno"], "warning: --tcp reno changes nothing: the scenario has no TCP connection"),
+        (["ficcrd/droptail", "--scheme", "erica"], "warning: --scheme erica changes nothing: the scenario has no ATM switch"),
+    ]:
+        for json_flag in (["--json"], []):
+            p = run(cli, env, "run", *args, "--set", "duration=30ms", "--set", "run.measure_from=10ms", *json_flag)
+            assert p.returncode == 0, p.stderr
+            warnings = [line for line in p.stderr.splitlines() if line.startswith("warning:")]
+            assert warnings == [expect], p.stderr
+            if json_flag:
+                assert json.loads(p.stdout)["notices"] == [expect.removeprefix("warning: ")]
+
+
+def test_shortened_run_scales_measure_from_with_a_notice():
+    import pytest
+
+    with pytest.warns(ccsim.CcsimWarning, match=r"run.measure_from 50s is past the end of the shortened run \(20s\): scaled with it to 5s"):
+        r = ccsim.run("ficcrd/droptail", duration="20s")
+    assert r.summary()["window_s"] == [5.0, 20.0]
+    assert len(r.summary()["notices"]) == 1

@@ -8,7 +8,7 @@ TCP/IP networks.
 
 from ._core import __version__
 from .api import resolve, run, schema
-from .errors import CcsimError, InternalError, ScenarioError, SimulationError
+from .errors import CcsimError, CcsimWarning, InternalError, ScenarioError, SimulationError
 from .presets import list_presets, preset_path, preset_text
 from .result import Result
 
@@ -39,4 +39,5 @@ __all__ = [
     "ScenarioError",
     "SimulationError",
     "InternalError",
+    "CcsimWarning",
 ]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from . import _core
 from ._lazy import LazySeries
-from .errors import ScenarioError
+from .errors import CcsimWarning, ScenarioError
 from .presets import is_preset, preset_text
 from .result import Result
 
@@ -146,6 +147,9 @@ def run(
     _check_names(scheme=scheme, tcp=tcp)
     started = time.perf_counter()
     sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp)
+    notices = sim.notices
+    for notice in notices:
+        warnings.warn(notice, CcsimWarning, stacklevel=2)
     duration = sim.duration_s
     bar = None
     if progress is True:
@@ -166,6 +170,7 @@ def run(
     data["series"] = LazySeries(data["series"])
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
+    data["notices"] = notices
     return Result(data, resolved_json=sim.resolved_json())
 
 

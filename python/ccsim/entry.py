@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from typing import Any
 
-from .errors import CcsimError, ScenarioError
+from .errors import CcsimError, CcsimWarning, ScenarioError
 
 # `run` options the fast path knows, each taking one value; `--set` may repeat.
 _VALUED = ("--seed", "--scheme", "--tcp", "--set")
@@ -83,6 +84,7 @@ def parse_run_json(args: list[str]) -> dict[str, Any] | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    warnings.showwarning = _show_warning
     if args in (["--version"], ["-V"]):
         from ._core import __version__
 
@@ -102,6 +104,17 @@ def main(argv: list[str] | None = None) -> int:
     except (CcsimError, KeyboardInterrupt, OSError) as e:
         return report_error(e)
     return 0
+
+
+_python_showwarning = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """ccsim's warnings as one `warning: ...` line on stderr; others as Python prints them."""
+    if issubclass(category, CcsimWarning):
+        sys.stderr.write(f"warning: {message}\n")
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
 
 
 def report_error(e: BaseException) -> int:

@@ -22,4 +22,9 @@ class InternalError(CcsimError):
     """A bug in ccsim (a Rust panic), reported with the simulated time and the event."""
 
 
-__all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError"]
+class CcsimWarning(UserWarning):
+    """Something was not done as asked but the run goes on: an option that changes nothing in this
+    scenario, or a value adjusted to keep it valid. The command line prints ``warning: ...``."""
+
+
+__all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError", "CcsimWarning"]

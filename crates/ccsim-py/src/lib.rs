@@ -160,6 +160,11 @@ impl Simulation {
     fn scenario_hash(&self) -> String {
         self.run.scenario_hash()
     }
+    /// What loading did not do as asked (options that change nothing, adjusted values).
+    #[getter]
+    fn notices(&self) -> Vec<String> {
+        self.run.scenario().notices.clone()
+    }
     /// The scenario with every default filled in, as JSON text.
     fn resolved_json(&self) -> String {
         self.run.resolved_json().to_string()

@@ -3,6 +3,8 @@
 
 use crate::error::ScenarioError;
 use crate::types::{AlgorithmSpec, Scenario};
+use crate::units::Duration;
+use ccsim_engine::SimDuration;
 use crate::validate::validate;
 use serde_json::Value;
 
@@ -50,11 +52,14 @@ pub fn parse_tree(text: &str, format: Format) -> Result<Value, ScenarioError> {
     }
 }
 
-/// Parses, adjusts and validates a scenario.
+/// Parses, adjusts and validates a scenario; what the adjustments did not do as asked is in
+/// the scenario's `notices`.
 pub fn load(text: &str, format: Format, adj: &Adjustments) -> Result<Scenario, ScenarioError> {
     let mut tree = parse_tree(text, format)?;
-    adjust(&mut tree, adj)?;
-    from_tree(tree)
+    let notices = adjust(&mut tree, adj)?;
+    let mut scenario = from_tree(tree)?;
+    scenario.notices = notices;
+    Ok(scenario)
 }
 
 pub fn from_tree(tree: Value) -> Result<Scenario, ScenarioError> {
@@ -117,7 +122,12 @@ fn clean_serde_message(m: &str) -> String {
     }
 }
 
-pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<(), ScenarioError> {
+/// Applies the adjustments to the untyped tree. Returns notices (one line each) for what was
+/// asked but changes nothing or was changed to keep the scenario valid: `--scheme` without an
+/// ATM switch, `--tcp` without a TCP connection, and `run.measure_from` scaled with a shortened
+/// run.
+pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<Vec<String>, ScenarioError> {
+    let mut notices = Vec::new();
     // Settings of a scheme's table (`schemes.<name>...`) go in before the swap that reads them;
     // without the swap they would change nothing, which is refused rather than ignored.
     let (scheme_sets, sets): (Vec<_>, Vec<_>) = adj.overrides.iter().partition(|(p, _)| p.starts_with("schemes."));
@@ -137,29 +147,67 @@ pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<(), ScenarioError> 
         set_path(tree, path, value.clone())?;
     }
     if let Some(scheme) = &adj.scheme {
-        swap_scheme(tree, scheme)?;
+        if swap_scheme(tree, scheme)? == Swapped::Nothing {
+            notices.push(format!("--scheme {scheme} changes nothing: the scenario has no ATM switch"));
+        }
     }
     if let Some(variant) = &adj.tcp {
-        swap_tcp(tree, variant)?;
+        if swap_tcp(tree, variant)? == Swapped::Nothing {
+            notices.push(format!("--tcp {variant} changes nothing: the scenario has no TCP connection"));
+        }
     }
+    let old_duration = tree.pointer("/run/duration").cloned();
+    let mut measure_from_set = false;
     for (path, value) in sets {
         let path = match path.as_str() {
             "duration" => "run.duration",
             "seed" => "run.seed",
+            "measure_from" => "run.measure_from",
             p => p,
         };
+        measure_from_set |= path == "run.measure_from" || path == "run";
         set_path(tree, path, value.clone())?;
+    }
+    if !measure_from_set {
+        notices.extend(scale_measure_from(tree, old_duration));
     }
     if let Some(seed) = adj.seed {
         set_path(tree, "run.seed", Value::from(seed))?;
     }
-    Ok(())
+    Ok(notices)
+}
+
+/// A run shortened below its `measure_from` (which was not set along with it) keeps its
+/// measurement window in proportion: `measure_from` scales by new / old duration. Values that do
+/// not parse are left for validation to report.
+fn scale_measure_from(tree: &mut Value, old_duration: Option<Value>) -> Option<String> {
+    let parse = |v: Option<&Value>| v?.as_str()?.parse::<Duration>().ok().map(|d| d.0.as_ps());
+    let old = parse(old_duration.as_ref())?;
+    let new = parse(tree.pointer("/run/duration"))?;
+    let from = parse(tree.pointer("/run/measure_from"))?;
+    if from < new || from >= old || new >= old {
+        return None;
+    }
+    let scaled = Duration(SimDuration::from_ps((from as u128 * new as u128 / old as u128) as u64));
+    let (was, run) = (Duration(SimDuration::from_ps(from)), Duration(SimDuration::from_ps(new)));
+    set_path(tree, "run.measure_from", Value::from(scaled.to_string())).ok()?;
+    Some(format!(
+        "run.measure_from {was} is past the end of the shortened run ({run}): scaled with it to {scaled} \
+         (set run.measure_from to choose)"
+    ))
+}
+
+/// Whether a swap found anything to change.
+#[derive(PartialEq, Eq)]
+enum Swapped {
+    Something,
+    Nothing,
 }
 
 /// Sets the algorithm of `defaults` and of every switch to `{type = scheme}` merged with the
 /// scenario's `schemes.<scheme>` settings. An `abr` table inside those settings is merged into
 /// `defaults.abr`: some schemes need other source parameters (binary schemes need RIF < 1).
-fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
+fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<Swapped, ScenarioError> {
     if !AlgorithmSpec::NAMES.contains(&scheme) {
         return Err(ScenarioError::new(
             "scheme",
@@ -167,7 +215,7 @@ fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
         ));
     }
     if tree.get("switch").and_then(|s| s.as_array()).map_or(true, |a| a.is_empty()) {
-        return Err(ScenarioError::new("scheme", "the scenario has no ATM switch: there is no ABR algorithm to swap"));
+        return Ok(Swapped::Nothing);
     }
     let mut alg = tree
         .get("schemes")
@@ -197,11 +245,11 @@ fn swap_scheme(tree: &mut Value, scheme: &str) -> Result<(), ScenarioError> {
             set_path(tree, &format!("defaults.abr.{k}"), v.clone())?;
         }
     }
-    Ok(())
+    Ok(Swapped::Something)
 }
 
 /// Sets the TCP variant of `defaults.tcp` and of every connection.
-fn swap_tcp(tree: &mut Value, variant: &str) -> Result<(), ScenarioError> {
+fn swap_tcp(tree: &mut Value, variant: &str) -> Result<Swapped, ScenarioError> {
     if !crate::transport::TCP_VARIANTS.contains(&variant) {
         return Err(ScenarioError::new(
             "tcp",
@@ -210,13 +258,13 @@ fn swap_tcp(tree: &mut Value, variant: &str) -> Result<(), ScenarioError> {
     }
     let n = tree.get("connection").and_then(|c| c.as_array()).map_or(0, |a| a.len());
     if n == 0 {
-        return Err(ScenarioError::new("tcp", "the scenario has no TCP connection: there is no variant to swap"));
+        return Ok(Swapped::Nothing);
     }
     set_path(tree, "defaults.tcp.variant", Value::from(variant))?;
     for i in 0..n {
         set_path(tree, &format!("connection[{i}].tcp.variant"), Value::from(variant))?;
     }
-    Ok(())
+    Ok(Swapped::Something)
 }
 
 enum Step {

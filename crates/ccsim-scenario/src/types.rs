@@ -57,6 +57,11 @@ pub struct Scenario {
     pub credit: Option<crate::credit::CreditSpec>,
     #[serde(default)]
     pub measure: MeasureSpec,
+    /// What loading did not do as asked (an option that changes nothing, a value adjusted to
+    /// keep the scenario valid): one line each, for the user; not part of the scenario.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub notices: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]

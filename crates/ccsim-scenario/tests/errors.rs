@@ -307,7 +307,7 @@ fn names_durations_and_series_have_stated_limits() {
 }
 
 #[test]
-fn options_that_would_change_nothing_are_refused() {
+fn options_that_would_change_nothing_are_refused_or_noticed() {
     let load_with = |v: &Value, adj: Adjustments| load(&v.to_string(), Format::Json, &adj).map(|_| ()).map_err(|e| e.to_string());
     // `schemes.<name>` settings act only through `--scheme <name>`.
     let sets = vec![("schemes.erica.max_min_fix".to_string(), json!(false))];
@@ -321,17 +321,45 @@ fn options_that_would_change_nothing_are_refused() {
     let s = load(&v.to_string(), Format::Json, &adj).unwrap();
     let alg = serde_json::to_value(&s.defaults.algorithm).unwrap();
     assert_eq!(alg["max_min_fix"], false, "{alg}");
-    // --tcp without a TCP connection, --scheme without a switch.
-    let e = load_with(&base(), Adjustments { tcp: Some("reno".into()), ..Default::default() }).unwrap_err();
-    assert_eq!(e, "tcp: the scenario has no TCP connection: there is no variant to swap");
+    // --tcp without a TCP connection, --scheme without a switch: loaded with a notice each.
+    let s = load(&base().to_string(), Format::Json, &Adjustments { tcp: Some("reno".into()), ..Default::default() }).unwrap();
+    assert_eq!(s.notices, ["--tcp reno changes nothing: the scenario has no TCP connection"]);
     let mut routers_only = with_routers();
     let o = routers_only.as_object_mut().unwrap();
     o.remove("switch");
     o.remove("source");
     o["link"] = json!([{"name": "L2", "between": ["R1", "R2"]}]);
-    load_with(&routers_only, Adjustments::default()).unwrap();
-    let e = load_with(&routers_only, Adjustments { scheme: Some("erica".into()), ..Default::default() }).unwrap_err();
-    assert_eq!(e, "scheme: the scenario has no ATM switch: there is no ABR algorithm to swap");
+    let s = load(&routers_only.to_string(), Format::Json, &Adjustments::default()).unwrap();
+    assert!(s.notices.is_empty());
+    let adj = Adjustments { scheme: Some("erica".into()), ..Default::default() };
+    let s = load(&routers_only.to_string(), Format::Json, &adj).unwrap();
+    assert_eq!(s.notices, ["--scheme erica changes nothing: the scenario has no ATM switch"]);
+    // An unknown name is still an error.
+    let e = load_with(&routers_only, Adjustments { scheme: Some("nope".into()), ..Default::default() }).unwrap_err();
+    assert!(e.starts_with("scheme: unknown ABR switch scheme 'nope'"), "{e}");
+}
+
+#[test]
+fn shortening_a_run_below_measure_from_scales_it_with_a_notice() {
+    let mut v = base();
+    v["run"] = json!({"duration": "200ms", "measure_from": "50ms"});
+    let shorten = |d: &str, extra: Vec<(String, Value)>| {
+        let mut overrides = vec![("duration".to_string(), json!(d))];
+        overrides.extend(extra);
+        load(&v.to_string(), Format::Json, &Adjustments { overrides, ..Default::default() })
+    };
+    // Past measure_from: scaled in proportion (50/200 of 20 ms), with a notice.
+    let s = shorten("20ms", vec![]).unwrap();
+    assert_eq!(s.run.measure_from.unwrap().0, ccsim_engine::SimDuration::from_millis(5));
+    assert_eq!(s.notices.len(), 1, "{:?}", s.notices);
+    assert!(s.notices[0].starts_with("run.measure_from 50ms is past the end of the shortened run (20ms): scaled with it to 5ms"), "{}", s.notices[0]);
+    // Still before it: unchanged, silently.
+    let s = shorten("100ms", vec![]).unwrap();
+    assert_eq!(s.run.measure_from.unwrap().0, ccsim_engine::SimDuration::from_millis(50));
+    assert!(s.notices.is_empty());
+    // Set together: the user's value, checked as before.
+    let e = shorten("20ms", vec![("run.measure_from".into(), json!("30ms"))]).unwrap_err().to_string();
+    assert!(e.starts_with("run.measure_from: must be before the end of the run"), "{e}");
 }
 
 #[test]
