@@ -102,3 +102,27 @@ def test_shortened_run_scales_measure_from_with_a_notice():
         r = ccsim.run("ficcrd/droptail", duration="20s")
     assert r.summary()["window_s"] == [5.0, 20.0]
     assert len(r.summary()["notices"]) == 1
+
+
+def test_set_takes_json_toml_or_text():
+    from ccsim.entry import parse_value
+
+    assert parse_value('{"type": "red", "min_th": 5}') == {"type": "red", "min_th": 5}
+    assert parse_value('{type = "red", min_th = 5, gentle = false}') == {"type": "red", "min_th": 5, "gentle": False}
+    assert parse_value("[1, 2.5]") == [1, 2.5]
+    assert parse_value("'x y'") == "x y"
+    assert parse_value("3") == 3 and parse_value("true") is True
+    assert parse_value("10ms") == "10ms"
+    assert parse_value("1979-05-27") == "1979-05-27"  # a TOML date is not a scenario value: the text
+
+
+def test_run_reads_the_scenario_from_stdin(cli, env):
+    text = ccsim.preset_text("abr-benchmarks/two-sources")
+    for args in (["--json"], []):
+        p = subprocess.run(cli + ["run", "-", "--set", "duration=10ms", "--set",
+                                  'switch[0].algorithm={type = "erica", target_utilization = 0.5}', *args],
+                           input=text, capture_output=True, text=True, env=env)
+        assert p.returncode == 0, p.stderr
+    s = json.loads(subprocess.run(cli + ["run", "-", "--json", "--set", "duration=10ms"], input=json.dumps(
+        ccsim.resolve("abr-benchmarks/two-sources")), capture_output=True, text=True, env=env).stdout)
+    assert s["scenario"] == "abr-benchmarks/two-sources"

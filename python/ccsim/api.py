@@ -22,9 +22,15 @@ _SHORTCUTS = {"duration": "run.duration", "seed": "run.seed", "measure_from": "r
 
 
 def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str, str]:
-    """Resolves a preset name, a file path or a dict into (text, format, label)."""
+    """Resolves a preset name, a file path, ``-`` (standard input: JSON if it starts with ``{``,
+    otherwise TOML) or a dict into (text, format, label)."""
     if not isinstance(scenario, (str, Path, Mapping)):
         raise ScenarioError(f"scenario: a preset name, a file path or a dict, not {type(scenario).__name__} {scenario!r}")
+    if isinstance(scenario, str) and scenario == "-":
+        import sys
+
+        text = sys.stdin.read()
+        return text, "json" if text.lstrip().startswith("{") else "toml", "stdin"
     if isinstance(scenario, Mapping):
         return _to_json("", scenario), "json", str(scenario.get("name", "dict"))
     if isinstance(scenario, str) and is_preset(scenario):

@@ -135,8 +135,8 @@ def _print_summary(s: dict[str, Any]) -> None:
 
 @app.command()
 def run(
-    scenario: str = typer.Argument(..., help="Preset name (see `ccsim presets`) or scenario file (.toml/.json)."),
-    set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable)."),
+    scenario: str = typer.Argument(..., help="Preset name (see `ccsim presets`), scenario file (.toml/.json), or - to read standard input."),
+    set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable; VALUE is JSON, a TOML inline table or array, or text)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every random stream."),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Swap the ABR switch algorithm at every switch."),
     tcp: Optional[str] = typer.Option(None, "--tcp", help="Swap the TCP variant of every connection."),
@@ -166,8 +166,8 @@ def run(
 
 @app.command()
 def validate(
-    file: str = typer.Argument(..., help="Scenario file or preset name."),
-    set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable)."),
+    file: str = typer.Argument(..., help="Scenario file, preset name, or - to read standard input."),
+    set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable; VALUE is JSON, a TOML inline table or array, or text)."),
     scheme: Optional[str] = typer.Option(None, "--scheme"),
 ) -> None:
     """Check a scenario without running it."""
@@ -179,7 +179,7 @@ def validate(
 
 @app.command()
 def reproduce(
-    paper: str = typer.Argument(..., help="Paper to reproduce (abr-benchmarks, ficcrd), or `all`."),
+    paper: str = typer.Argument(..., help="Paper to reproduce (abr-benchmarks, gfr, ficcrd, hgrcp, ut-ct), or `all`."),
     out_dir: Optional[Path] = typer.Option(
         None, "--out", help="Output directory (default out/reproduce/PAPER; with `all`, one subdirectory per paper)."
     ),

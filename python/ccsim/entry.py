@@ -19,7 +19,7 @@ _VALUED = ("--seed", "--scheme", "--tcp", "--set")
 
 
 def parse_sets(sets: list[str]) -> dict[str, Any]:
-    """``PATH=VALUE`` pairs; VALUE is JSON when it parses as JSON, otherwise a string."""
+    """``PATH=VALUE`` pairs (``duration``, ``seed`` and ``measure_from`` stand for ``run.…``)."""
     parsed: dict[str, Any] = {}
     for item in sets:
         if "=" not in item:
@@ -28,11 +28,28 @@ def parse_sets(sets: list[str]) -> dict[str, Any]:
         path = path.strip()
         if not path:
             raise ScenarioError(f"--set {item!r}: empty path")
-        try:
-            parsed[path] = json.loads(value)
-        except json.JSONDecodeError:
-            parsed[path] = value
-    return {{"duration": "run.duration", "seed": "run.seed"}.get(k, k): v for k, v in parsed.items()}
+        parsed[path] = parse_value(value)
+    return parsed
+
+
+def parse_value(text: str) -> Any:
+    """A `--set` value: JSON (``3``, ``true``, ``"10ms"``, ``{"type": "red"}``), else a TOML inline
+    table, array or quoted string (``{type = "red", min_th = 5}``, ``[1, 2]``, ``'x'``), else the
+    text itself as a string (``10ms``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+    # Dates and times are TOML values but not scenario values: keep the text.
+    return value if isinstance(value, (dict, list, str)) else text
 
 
 def fail(message: str) -> None:
@@ -74,7 +91,7 @@ def parse_run_json(args: list[str]) -> dict[str, Any] | None:
                     return None
             else:
                 opts[key] = value
-        elif a.startswith("-") or opts["scenario"] is not None:
+        elif (a.startswith("-") and a != "-") or opts["scenario"] is not None:
             return None
         else:
             opts["scenario"] = a
