@@ -30,6 +30,15 @@ def test_json_output_is_one_object(quick):
     doc = json.loads(stdout)
     assert doc["paper"] == "abr-benchmarks" and doc["out"] == str(out) and doc["mode"] == "quick"
     assert doc["rows"] > 0 and doc["wall_s"] > 0
+    # The headline counts only numbers a simulation is compared with; the seed's max-min arithmetic
+    # (redone without simulating), settling times (same order only) and settings are counted apart.
+    rows = json.loads((out / "compared.json").read_text())
+    simulated, _, others = ab.headline_rows(rows)
+    assert doc["paper_numbers"] == len(simulated) > 0
+    assert not any(r["quantity"].startswith(("maxmin_mbps", "convergence_ms", "setting")) for r in simulated)
+    apart = {c["label"]: c["numbers"] for c in doc["other_counts"]}
+    maxmin = [r for r in rows if r["quantity"].startswith("maxmin_mbps") and r["paper"] is not None]
+    assert apart["of its max-min rates redone by water-filling (arithmetic, no simulation)"] == len(maxmin) > 0
 
 
 def test_compared_rows_have_the_keys_and_cover_every_scenario_and_scheme(quick):

@@ -41,6 +41,10 @@ def test_reproduction_writes_rows_figures_and_report(cli, env, tmp_path):
     answers = ficcrd.answers(rows)
     assert len(answers) == sum(len(ficcrd.statement_presets(st)) for st in data["statement"])
     assert all(a["seeds"] == 5 and a["answer"] == {5: "holds", 0: "no"}.get(a["held"], "on some seeds") for a in answers)
+    # The headline counts statements per scheme (not statement x seed rows): held on every seed.
+    stated = [a for a in answers if a["paper"] is not None]
+    assert doc["paper_numbers"] == len(stated) and doc["paper_within_tolerance"] == sum(a["answer"] == "holds" for a in stated)
+    assert "statements" in doc["counted"] and doc["other_counts"][0]["numbers"] == len(answers) - len(stated)
 
 
 def test_measures_follow_the_summary():

@@ -210,10 +210,11 @@ def reproduce(
         sys.stdout.write(json.dumps(doc) + "\n")
         return
     for s in summaries:
+        counts = [f"{s['paper_within_tolerance']}/{s['paper_numbers']} {s['counted']}"]
+        counts += [f"{c['agree']}/{c['numbers']} {c['label']}" for c in s["other_counts"]]
         out.print(
-            f"[bold]{escape(s['paper'])}[/bold] ({s['mode']}): {s['runs']} runs, {s['rows']} compared numbers in "
-            f"{s['wall_s']:.1f} s; {s['paper_within_tolerance']}/{s['paper_numbers']} of the paper's numbers within "
-            f"tolerance, {s['outside_tolerance']} rows outside"
+            f"[bold]{escape(s['paper'])}[/bold] ({s['mode']}): {s['runs']} runs, {s['rows']} compared rows in "
+            f"{s['wall_s']:.1f} s; {escape('; '.join(counts))}; {s['outside_tolerance']} rows outside their tolerance"
         )
         out.print(f"wrote {escape(s['out'])}/ (compared.json, figures/, index.html)")
 

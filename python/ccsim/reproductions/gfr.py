@@ -248,7 +248,8 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     info = {"mode": "quick" if quick else "full", "runs": n_runs, "replications": reps, "wall_s": time.perf_counter() - started}
     write_html(out, rows, table, figures, info)
     paper_rows = [r for r in rows if r["paper"] is not None] + table
-    return C.summary(PAPER, out, info["mode"], rows + table, n_runs, started, paper_rows)
+    return C.summary(PAPER, out, info["mode"], rows + table, n_runs, started, paper_rows,
+                     "of the seed's numbers (means over the seeds) and Table 1 verdicts within tolerance")
 
 
 __all__ = ["reproduce", "load_data", "measures", "compare", "verdict", "PAPER", "TITLE"]

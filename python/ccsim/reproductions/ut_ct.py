@@ -372,7 +372,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
                                          C.html_table(checks, [("statement", "statement"), ("ccsim", "ccsim"), ("ok", "holds")])),
                                         ("Numbers", C.html_table(rows, cols))], figures)
     (out / "index.html").write_text(page, encoding="utf-8")
-    return C.summary(PAPER, out, mode, rows + claims, res["n_runs"], started, claims)
+    return C.summary(PAPER, out, mode, rows + claims, res["n_runs"], started, claims, "of the seed's findings holding")
 
 
 __all__ = ["reproduce", "load_data", "compare", "statements", "measure", "water_fill", "PAPER", "TITLE"]
