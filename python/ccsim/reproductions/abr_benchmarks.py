@@ -709,11 +709,12 @@ def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], data: di
              "max(10 cells, 20 %), CLR 0.01, utilisation 0.02, convergence: the same order, within a factor of 2, or as the data file says); "
              "green marks ccsim values within it.</p>"]
     # overview
-    parts.append("<h2>Overview</h2><table><thead><tr><th>scenario</th><th>seed</th><th>paper numbers within tolerance</th>"
+    parts.append("<h2>Overview</h2><table><thead><tr><th>scenario</th><th>seed</th><th>seed's numbers, simulated, within "
+                 "tolerance</th><th>seed's max-min rates (arithmetic)</th><th>settling times of the same order</th>"
                  "<th>theory within tolerance</th><th>checked statements holding</th></tr></thead><tbody>")
     for name in names:
         rs = [r for r in rows if r["scenario"] == name and not r["quantity"].startswith("setting")]
-        pap = [r for r in rs if r["paper"] is not None]
+        pap = {k: [r for r in rs if r["paper"] is not None and row_kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms")}
         th = [r for r in rs if r["paper"] is None and r["theory"] is not None and "expect" not in (r.get("note") or "")]
         stm = [r for r in rs if "(expect" in (r.get("note") or "")]
         meta = data.get("scenario", {}).get(name, {})
@@ -723,7 +724,7 @@ def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], data: di
 
         parts.append(f"<tr><td class='scenario'><a href='#{name}'>{name}</a></td><td class='note'>"
                      f"{html.escape(' '.join(x for x in (meta.get('section'), meta.get('figure')) if x))}</td>"
-                     f"<td>{frac(pap)}</td><td>{frac(th)}</td><td>{frac(stm)}</td></tr>")
+                     + "".join(f"<td>{frac(xs)}</td>" for xs in pap.values()) + f"<td>{frac(th)}</td><td>{frac(stm)}</td></tr>")
     parts.append("</tbody></table>")
     for name in names:
         meta = data.get("scenario", {}).get(name, {})
@@ -796,13 +797,19 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     return C.summary(PAPER, out, info["mode"], rows, len(tasks), started, *headline_rows(rows))
 
 
+def row_kind(row: dict[str, Any]) -> str:
+    """How a row with a seed's number is compared: `simulated` (a simulation's value within
+    tolerance), `maxmin_mbps` (the seed's own max-min arithmetic, redone by water-filling without
+    simulating), `convergence_ms` (a settling time: the same order only) or `setting`."""
+    return next((k for k in ("setting", "maxmin_mbps", "convergence_ms") if row["quantity"].startswith(k)), "simulated")
+
+
 def headline_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str, list[tuple[str, list[dict[str, Any]]]]]:
     """What the headline counts: the seed's numbers compared with a simulation within tolerance;
     apart, the seed's max-min rates (its own arithmetic, which water-filling redoes without
     simulating), its settling times (same order only) and its stated settings."""
     with_paper = [r for r in rows if r["paper"] is not None]
-    kind = lambda r: next((k for k in ("setting", "maxmin_mbps", "convergence_ms") if r["quantity"].startswith(k)), "simulated")
-    by = {k: [r for r in with_paper if kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms", "setting")}
+    by = {k: [r for r in with_paper if row_kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms", "setting")}
     return by["simulated"], "of the seed's numbers compared with a simulation within tolerance", [
         ("of its max-min rates redone by water-filling (arithmetic, no simulation)", by["maxmin_mbps"]),
         ("of its settling times of the same order (within a factor of 2)", by["convergence_ms"]),
