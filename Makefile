@@ -9,7 +9,7 @@ STAMP := $(VENV)/.ccsim-built
 # Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: venv build demo reproduce test test-rust test-python bench bless clean
+.PHONY: venv build demo reproduce test test-rust test-python bench bless clean wheel check-wheel
 # Never two cargo builds at once (each already uses every core).
 .NOTPARALLEL:
 
@@ -64,6 +64,17 @@ bless:
 
 bench: build
 	$(PY) scripts/bench.py
+
+# A wheel for other machines: release build, stripped, tagged manylinux2014 (glibc 2.17 and later;
+# zig links against that glibc, so no container is needed), into target/wheels/.
+wheel: venv
+	$(VENV)/bin/pip install --quiet "ziglang>=0.11"
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/maturin build --release --compatibility manylinux2014 \
+		--zig --out target/wheels --quiet
+
+# The wheel in a fresh environment runs the README's examples (CI runs this after the tests).
+check-wheel: wheel
+	scripts/check_wheel.sh
 
 clean:
 	rm -rf $(VENV) out target

@@ -71,12 +71,12 @@ def test_same_seed_same_tables(small):
 
 
 def test_seed_is_recorded_everywhere(small, tmp_path):
-    import pyarrow.parquet as pq
+    import polars as pl
 
     r = ccsim.run(small, seed=12345)
     assert r.seed == 12345 and r.summary()["seed"] == 12345
     r.write(tmp_path, plots=False)
-    assert pq.read_schema(tmp_path / "acr.parquet").metadata[b"seed"] == b"12345"
+    assert pl.read_parquet_metadata(tmp_path / "acr.parquet")["seed"] == "12345"
 
 
 def test_two_simulations_side_by_side(small):

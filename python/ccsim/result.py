@@ -204,13 +204,18 @@ class Result:
     )
 
     def table(self, name: str, backend: str = "polars"):
-        """A table by name; ``backend="pandas"`` converts it (needs pandas and pyarrow)."""
+        """A table by name; ``backend="pandas"`` converts it (needs the ``pandas`` extra: pandas and
+        pyarrow)."""
         if name not in self.TABLES:
             raise KeyError(f"unknown table {name!r}; one of {', '.join(self.TABLES)}")
         df = getattr(self, name)
         if backend == "polars":
             return df
         if backend == "pandas":
+            from ._extras import require
+
+            require("pandas", "pandas", "a pandas table")
+            require("pyarrow", "pandas", "a pandas table")
             return df.to_pandas()
         raise ValueError(f"unknown backend {backend!r} (polars or pandas)")
 
@@ -279,13 +284,11 @@ class Result:
         return out
 
     def _write_files(self, out: Path, plots: bool) -> None:
-        import pyarrow.parquet as pq
-
-        meta = {k.encode(): v.encode() for k, v in self.metadata().items()}
+        # Polars writes the run's metadata as Parquet key-value metadata (read it back with
+        # `polars.read_parquet_metadata`).
+        meta = self.metadata()
         for name in self.TABLES:
-            table = getattr(self, name).to_arrow()
-            table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-            pq.write_table(table, out / f"{name}.parquet")
+            getattr(self, name).write_parquet(out / f"{name}.parquet", metadata=meta)
         (out / "summary.json").write_text(json.dumps(self.summary(), indent=2) + "\n")
         if self.resolved_json:
             (out / "scenario.json").write_text(json.dumps(json.loads(self.resolved_json), indent=2) + "\n")

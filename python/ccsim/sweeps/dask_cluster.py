@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .._extras import require
 from ..errors import ScenarioError
 from .executors import ExecutorError, NoWorkers, OnResult
 from .runner import run_task
@@ -67,10 +68,8 @@ class DaskExecutor:
                  timeout: float = 30.0, worker_wait: float = WORKER_WAIT_S):
         if scheduler:
             scheduler = check_address(scheduler)
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError as e:  # pragma: no cover - dask is a dependency
-            raise RuntimeError("the Dask executor needs dask[distributed]: pip install 'dask[distributed]'") from e
+        distributed = require("dask.distributed", "dask", "the Dask executor")
+        Client, LocalCluster = distributed.Client, distributed.LocalCluster
         self.worker_wait = worker_wait
         self._cluster = None
         self._own_client = client is None

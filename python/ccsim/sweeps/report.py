@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from .._extras import require
 from .store import Store, StoreError
 from .summary import summarize
 
@@ -49,7 +50,7 @@ def _series(summ: pl.DataFrame, metric: str, axis: str, axes: list[str]):
 
 
 def _plotly_div(metric: str, axis: str, series, div_id: str) -> str:
-    import plotly.graph_objects as go
+    go = require("plotly.graph_objects", "report", "ccsim report")
 
     fig = go.Figure()
     for label, xs, ys, hw in series:
@@ -88,8 +89,7 @@ def _static(metric: str, axis: str, series, base: Path) -> list[str]:
 def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidence: float = 0.95) -> Path:
     """Writes ``report.html`` (default ``DIR/report.html``) and the static figures under
     ``DIR/report/``; returns the HTML path."""
-    from plotly.offline import get_plotlyjs
-
+    get_plotlyjs = require("plotly.offline", "report", "ccsim report").get_plotlyjs
     store = Store(sweep_dir)
     manifest = store.manifest()
     if manifest is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import json
 import os
 import re
@@ -122,13 +123,12 @@ class Store:
         """What is wrong with a run file, or None: its Parquet footer cannot be read, it does not
         hold exactly one row, or its checksum differs from the manifest's. A sound file without a
         recorded checksum gets one."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
         data = f.read_bytes()
+        if not data:
+            return "an empty file"
         try:
-            rows = pq.read_metadata(pa.BufferReader(data)).num_rows
-        except (pa.ArrowException, OSError) as e:
+            rows = pl.read_parquet(io.BytesIO(data)).height
+        except Exception as e:  # polars raises ComputeError, OSError or others for a damaged file
             return f"not a readable Parquet file ({str(e).splitlines()[0] if str(e) else type(e).__name__})"
         if rows != 1:
             return f"{rows} rows instead of 1"
@@ -155,15 +155,11 @@ class Store:
         self.checksums.pop(name, None)
 
     def write_run(self, row: dict[str, Any], metadata: dict[str, str]) -> Path:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.Table.from_pylist([row])
-        table = table.replace_schema_metadata({k.encode(): str(v).encode() for k, v in metadata.items()})
-        sink = pa.BufferOutputStream()
-        pq.write_table(table, sink)
+        sink = io.BytesIO()
+        pl.from_dicts([row], infer_schema_length=None).write_parquet(
+            sink, metadata={k: str(v) for k, v in metadata.items()})
         path = self.runs / self.run_name(int(row["point"]), int(row["replication"]))
-        data = sink.getvalue().to_pybytes()
+        data = sink.getvalue()
         _atomic_write_bytes(path, data)
         self.checksums[path.name] = hashlib.sha256(data).hexdigest()
         return path

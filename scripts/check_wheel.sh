@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the wheel `make wheel` built into a fresh virtual environment (no checkout, no dev
+# tools: what a user gets from `pip install ccsim-….whl`) and runs the README's examples there
+# verbatim: its Python blocks, and its `.venv/bin/ccsim …` lines from a directory whose `.venv` is
+# that environment. Fails on the first error. Used by CI (.ci/run) after the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+wheel=$(ls -t target/wheels/ccsim-*.whl 2>/dev/null | head -1)
+[ -n "$wheel" ] || { echo "check_wheel: no wheel in target/wheels (run make wheel)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/.venv"
+"$work/.venv/bin/pip" install --quiet --upgrade pip
+# The README's Python block converts a table to pandas: the `pandas` extra.
+"$work/.venv/bin/pip" install --quiet "$(pwd)/$wheel[pandas]"
+echo "check_wheel: $(basename "$wheel") installed: $("$work/.venv/bin/ccsim" --version), environment $(du -sh "$work/.venv" | cut -f1)"
+python3 - "$work" README.md <<'PY'
+import re, shlex, subprocess, sys
+from pathlib import Path
+
+work, readme = Path(sys.argv[1]), Path(sys.argv[2]).read_text(encoding="utf-8")
+python = str(work / ".venv" / "bin" / "python")
+for i, block in enumerate(re.findall(r"```python\n(.*?)```", readme, flags=re.S)):
+    (work / f"readme_{i}.py").write_text(block)
+    subprocess.run([python, f"readme_{i}.py"], cwd=work, check=True, env={"MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"})
+    print(f"check_wheel: README Python block {i + 1} ran")
+for block in re.findall(r"```sh\n(.*?)```", readme, flags=re.S):
+    for line in block.splitlines():
+        line = line.split("  #")[0].strip()
+        if line.startswith(".venv/bin/ccsim "):
+            subprocess.run(["bash", "-c", line], cwd=work, check=True, stdout=subprocess.DEVNULL)
+            print(f"check_wheel: {line}")
+PY
+echo "check_wheel: ok"
