@@ -4,6 +4,7 @@ or the table libraries, with the same output and errors as the full CLI."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +59,10 @@ def test_version_and_a_bare_preset_name():
     import ccsim
 
     v = _run("ccsim.entry", "--version")
-    assert v.returncode == 0 and v.stdout == f"ccsim {ccsim.__version__}\n"
+    # Run from this checkout: the version and the commit git reports for HEAD.
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(ccsim.__file__).parent)
+    want = f"ccsim {ccsim.__version__} (commit {head.stdout.strip()[:12]})\n" if head.returncode == 0 else f"ccsim {ccsim.__version__}\n"
+    assert v.returncode == 0 and v.stdout == want
+    assert ccsim.run("abr-benchmarks/two-sources", duration="1ms").metadata()["ccsim_commit"] == want.partition("commit ")[2][:12]
     bare = _run("ccsim.entry", "run", "gfc1", "--json")
     assert bare.returncode == 2 and "did you mean abr-benchmarks/gfc1?" in bare.stderr.splitlines()[0]

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import _core
 from ._lazy import LazySeries
+from ._version import commit
 from .errors import CcsimWarning, ScenarioError
 from .presets import is_preset, preset_text
 from .result import Result
@@ -176,6 +177,7 @@ def run(
     data["series"] = LazySeries(data["series"])
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
+    data["ccsim_commit"] = commit()
     data["notices"] = notices
     return Result(data, resolved_json=sim.resolved_json())
 

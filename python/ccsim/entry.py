@@ -103,9 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     warnings.showwarning = _show_warning
     if args in (["--version"], ["-V"]):
-        from ._core import __version__
+        from ._version import describe
 
-        sys.stdout.write(f"ccsim {__version__}\n")
+        sys.stdout.write(f"ccsim {describe()}\n")
         return 0
     opts = parse_run_json(args)
     if opts is None:

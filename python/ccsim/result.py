@@ -255,6 +255,7 @@ class Result:
         d = self._data
         return {
             "ccsim_version": str(d.get("ccsim_version", "")),
+            "ccsim_commit": str(d.get("ccsim_commit") or ""),
             "scenario": str(d["scenario"]),
             "seed": str(d["seed"]),
             "fingerprint": str(d["fingerprint"]),
