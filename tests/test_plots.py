@@ -14,21 +14,42 @@ def test_backend_is_headless():
     assert matplotlib.get_backend().lower() == "agg"
 
 
-def test_acr_many_sources_share_a_colour_per_group(synthetic):
+def _data_lines(ax):
+    """The series drawn (not the reference lines, which span the axes: two x values)."""
+    return [l for l in ax.lines if len(l.get_xdata()) > 2]
+
+
+def test_acr_lines_have_distinct_styles_and_max_min_references(synthetic):
+    r = Result(synthetic)
+    fig = _fig(plots.plot_acr(r))
+    ax = fig.axes[0]
+    lines = _data_lines(ax)
+    assert len(lines) == 10  # ten sources: each its own line, label and style
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["A1", "A2", "B1", "B2", "B3", "C1", "C2", "C3", "C4", "D1", "max-min fair rate"]
+    assert len({(l.get_color(), l.get_linestyle()) for l in lines}) == 10
+    assert "ms" in ax.get_xlabel() and "Mb/s" in ax.get_ylabel()
+    # One dotted line per distinct max-min rate and colour, at that rate.
+    refs = {(l.get_color(), l.get_ydata()[0]) for l in ax.lines if len(l.get_xdata()) == 2}
+    want = {(line.get_color(), s["maxmin_mbps"]) for line, s in zip(lines, r.data["sources"]) if s.get("maxmin_mbps") is not None}
+    assert refs == want and refs
+    plt.close(fig)
+
+
+def test_acr_many_sources_share_a_style_per_group(synthetic, monkeypatch):
+    monkeypatch.setattr(plots, "_MAX_LINES_WITH_LEGEND", 8)
     fig = _fig(plots.plot_acr(Result(synthetic)))
     ax = fig.axes[0]
-    assert len(ax.lines) == 10
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["A", "B", "C", "D"]
-    assert "ms" in ax.get_xlabel() and "Mb/s" in ax.get_ylabel()
-    colours = [l.get_color() for l in ax.lines]  # A1 A2 B1 B2 B3 C1 C2 C3 C4 D1
-    assert colours[0] == colours[1] != colours[2] == colours[3] == colours[4] != colours[5]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C", "D", "max-min fair rate"]
+    styles = [(l.get_color(), l.get_linestyle()) for l in _data_lines(ax)]  # A1 A2 B1 B2 B3 C1 C2 C3 C4 D1
+    assert styles[0] == styles[1] != styles[2] == styles[3] == styles[4] != styles[5]
     plt.close(fig)
 
 
 def test_acr_few_sources_are_labelled_by_name(synthetic):
     fig = _fig(plots.plot_acr(Result(synthetic), sources=["A1", "B2"]))
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["A1", "B2"]
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["A1", "B2", "max-min fair rate"]
+    assert fig.axes[0].get_title() == "ten, seed 7: allowed cell rate"
     plt.close(fig)
 
 
@@ -46,7 +67,7 @@ def test_given_axes_are_drawn_on(synthetic):
     fig, ax = plt.subplots()
     plots.plot_acr(Result(synthetic), ax=ax)
     plots.plot_queue(Result(synthetic), ax=ax)
-    assert len(ax.lines) == 12
+    assert len(_data_lines(ax)) == 12
     plt.close(fig)
 
 
@@ -84,3 +105,27 @@ def test_long_series_are_drawn_from_their_envelope():
     assert ys.max() == y.max() == y[54_321] and ys.min() == y.min() == y[7]
     short = np.arange(10.0)
     assert _envelope(short, short)[0] is short
+
+
+def test_write_in_vector_formats_or_without_plots(tmp_path, cli, env):
+    import subprocess
+
+    import pytest
+
+    import ccsim
+
+    r = ccsim.run("abr-benchmarks/two-sources", duration="20ms")
+    out = r.write(tmp_path / "vec", formats=("pdf", "svg"))
+    for name in ("acr", "queue", "overview"):
+        assert (out / f"{name}.pdf").read_bytes()[:5] == b"%PDF-"
+        assert b"<svg" in (out / f"{name}.svg").read_bytes()[:2000]
+    assert not list(out.glob("*.png"))
+    with pytest.raises(ccsim.ScenarioError, match=r"plot format: 'jpg' \(use png, pdf, svg\)"):
+        r.write(tmp_path / "bad", formats=("jpg",))
+    p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--set", "duration=20ms", "--out", str(tmp_path / "np"),
+                              "--no-plots"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "np" / "summary.json").exists() and not list((tmp_path / "np").glob("*.png"))
+    p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--out", str(tmp_path / "x"), "--plot-format", "gif"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and p.stderr.startswith("error: plot format: 'gif'") and not (tmp_path / "x").exists()

@@ -140,7 +140,9 @@ def run(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every random stream."),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Swap the ABR switch algorithm at every switch."),
     tcp: Optional[str] = typer.Option(None, "--tcp", help="Swap the TCP variant of every connection."),
-    out_dir: Optional[Path] = typer.Option(None, "--out", help="Write Parquet tables, PNG plots and summary.json here."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Write Parquet tables, plots and summary.json here."),
+    plot_format: list[str] = typer.Option(["png"], "--plot-format", help="Figure format with --out: png, pdf or svg (repeatable)."),
+    no_plots: bool = typer.Option(False, "--no-plots", help="With --out, write the tables and summary only."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
 ) -> None:
     """Run a scenario and print its summary."""
@@ -149,19 +151,24 @@ def run(
 
     if out_dir is not None:
         check_out_dir(out_dir)  # before the run: a bad --out fails at once
+        if not no_plots:
+            from .plots import check_formats
+
+            check_formats(plot_format)
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     try:
         result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress)
     finally:
         progress.close()
     if out_dir is not None:
-        result.write(out_dir)
+        result.write(out_dir, plots=not no_plots, formats=plot_format)
     if as_json:
         sys.stdout.write(json.dumps(result.summary()) + "\n")
         return
     _print_summary(result.summary())
     if out_dir is not None:
-        out.print(f"wrote {out_dir}/ (Parquet tables, PNG plots, summary.json, rates.md)")
+        figures = "" if no_plots else f"{', '.join(f.upper() for f in plot_format)} plots, "
+        out.print(f"wrote {out_dir}/ (Parquet tables, {figures}summary.json, rates.md)")
 
 
 @app.command()

@@ -19,7 +19,11 @@ from .result import counts_packets  # noqa: E402
 if TYPE_CHECKING:
     from .result import Result
 
-_MAX_LINES_WITH_LEGEND = 8
+# Up to this many lines each get their own colour and line style; beyond it, sources of one group
+# (`A1`, `A2`, ... → `A`) share one.
+_MAX_LINES_WITH_LEGEND = 12
+_COLOURS = plt.get_cmap("tab10").colors
+_STYLES = ["-", "--", "-.", ":"]
 # A line with more points than this is drawn from its envelope (`_envelope`): a figure is ~1,000
 # pixels wide, so more points cannot show, and matplotlib's cost grows with them.
 _ENVELOPE_BINS = 1000
@@ -62,23 +66,56 @@ def _envelope(x, y, bins: int = _ENVELOPE_BINS):
     return xs, ys
 
 
-def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]):
+def _style(i: int) -> dict:
+    """The i-th line's colour and dash: ten colours, each set of ten with the next line style, and
+    the style also turning with the colour so that equal values (GFC1's A and D) stay visible."""
+    return {"color": _COLOURS[i % len(_COLOURS)], "linestyle": _STYLES[(i + i // len(_COLOURS)) % len(_STYLES)]}
+
+
+def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]) -> dict[str, dict]:
+    """A step line per name (per group when there are many); returns each drawn name's style."""
     grouped = len(names) > _MAX_LINES_WITH_LEGEND
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    colours: dict[str, str] = {}
+    styles: dict[str, dict] = {}
+    drawn: dict[str, dict] = {}
     parts = {k[0]: part for k, part in df.partition_by(key, as_dict=True).items()} if key in df.columns else {}
     for name in names:
         part = parts.get(name)
         if part is None or part.is_empty():
             continue
         label = _group(name) if grouped else name
-        first = label not in colours
-        colour = colours.setdefault(label, cycle[len(colours) % len(cycle)])
+        first = label not in styles
+        style = styles.setdefault(label, _style(len(styles)))
         x, y = _envelope(part["time_ms"].to_numpy(), part[value].to_numpy())
-        ax.step(x, y, where="post", color=colour, linewidth=1.0, label=label if first else None)
-    if colours:
+        ax.step(x, y, where="post", linewidth=1.0, label=label if first else None, **style)
+        drawn[name] = style
+    if styles:
         # A fixed place: `loc="best"` searches every line's points (seconds on long runs).
-        ax.legend(fontsize="small", ncol=2 if len(colours) > 6 else 1, loc="upper right", framealpha=0.8)
+        ax.legend(fontsize="small", ncol=2 if len(styles) > 6 else 1, loc="upper right", framealpha=0.8)
+    return drawn
+
+
+def _title(result: "Result", what: str) -> str:
+    """`gfc1, seed 1: allowed cell rate`: the scenario's own name (the preset path's last part)."""
+    return f"{result.scenario.rsplit('/', 1)[-1]}, seed {result.seed}: {what}"
+
+
+def _references(ax, drawn: dict[str, dict], levels: dict[str, float], label: str) -> None:
+    """A thin dotted horizontal line per distinct (style, level) of the drawn names, in their
+    colour, and one legend entry for all of them."""
+    from matplotlib.lines import Line2D
+
+    seen = set()
+    for name, style in drawn.items():
+        level = levels.get(name)
+        if level is None or (style["color"], round(level, 9)) in seen:
+            continue
+        seen.add((style["color"], round(level, 9)))
+        ax.axhline(level, color=style["color"], linestyle=(0, (1, 2)), linewidth=0.9, alpha=0.8)
+    if seen:
+        handles, labels = ax.get_legend_handles_labels()
+        handles.append(Line2D([], [], color="black", linestyle=(0, (1, 2)), linewidth=0.9))
+        labels.append(label)
+        ax.legend(handles, labels, fontsize="small", ncol=2 if len(labels) > 7 else 1, loc="upper right", framealpha=0.8)
 
 
 def _panel(ax, result: "Result", df: pl.DataFrame, key: str, value: str, names, ylabel: str, title: str):
@@ -86,17 +123,21 @@ def _panel(ax, result: "Result", df: pl.DataFrame, key: str, value: str, names, 
     fig, ax = _axes(ax)
     if names is None:
         names = df[key].unique(maintain_order=True).to_list() if key in df.columns else []
-    _lines(ax, df, key, value, names)
+    drawn = _lines(ax, df, key, value, names)
     ax.set_xlabel("time (ms)")
     ax.set_ylabel(ylabel)
-    ax.set_title(f"{result.scenario}: {title}")
+    ax.set_title(_title(result, title))
     ax.grid(alpha=0.3)
-    return fig
+    return fig, ax, drawn
 
 
 def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
-    """ACR of each source in Mb/s against time in ms (groups share a colour when many)."""
-    return _panel(ax, result, result.acr, "source", "acr_mbps", sources, "ACR (Mb/s)", "allowed cell rate")
+    """ACR of each source in Mb/s against time in ms (groups share a style when many), with each
+    one's max-min fair rate as a dotted line in its colour."""
+    fig, ax, drawn = _panel(ax, result, result.acr, "source", "acr_mbps", sources, "ACR (Mb/s)", "allowed cell rate")
+    maxmin = {s["name"]: s["maxmin_mbps"] for s in result.data["sources"] if s.get("maxmin_mbps") is not None}
+    _references(ax, drawn, maxmin, "max-min fair rate")
+    return fig
 
 
 def default_ports(result: "Result", limit: int = 6) -> list[str]:
@@ -117,24 +158,24 @@ def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
         label, title = "queue length (packets)", "router queues"
     else:
         label, title = "queue length (cells)", "switch queues"
-    return _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)
+    return _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)[0]
 
 
 def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
     """Cumulative data cells delivered to each destination (the slope is the throughput)."""
-    return _panel(ax, result, result.received, "source", "cells", sources, "cells received", "cells received")
+    return _panel(ax, result, result.received, "source", "cells", sources, "cells received", "cells received")[0]
 
 
 def plot_cwnd(result: "Result", connections: list[str] | None = None, ax=None):
     """TCP congestion window of each connection in kB against time in ms."""
     df = result.cwnd.with_columns((pl.col("cwnd_bytes") / 1000.0).alias("cwnd_kB"))
-    return _panel(ax, result, df, "connection", "cwnd_kB", connections, "cwnd (kB)", "congestion windows")
+    return _panel(ax, result, df, "connection", "cwnd_kB", connections, "cwnd (kB)", "congestion windows")[0]
 
 
 def plot_seq(result: "Result", connections: list[str] | None = None, ax=None):
     """Highest sequence number sent per connection in MB against time in ms (seed 002, Fig. 4)."""
     df = result.seq.with_columns((pl.col("seq_bytes") / 1e6).alias("seq_MB"))
-    return _panel(ax, result, df, "connection", "seq_MB", connections, "sequence number (MB)", "sender sequence numbers")
+    return _panel(ax, result, df, "connection", "seq_MB", connections, "sequence number (MB)", "sender sequence numbers")[0]
 
 
 def _bars(ax, result: "Result", field: str, ylabel: str, title: str):
@@ -145,7 +186,7 @@ def _bars(ax, result: "Result", field: str, ylabel: str, title: str):
     ax.set_xticks(range(len(conns)), names, rotation=90 if len(conns) > 16 else 0, fontsize="small")
     ax.set_xlabel("connection")
     ax.set_ylabel(ylabel)
-    ax.set_title(f"{result.scenario}: {title}")
+    ax.set_title(_title(result, title))
     ax.grid(alpha=0.3, axis="y")
     return fig, ax, conns
 
@@ -204,7 +245,22 @@ def _side_by_side(left: Path, right: Path, path: Path) -> None:
         both.save(path)
 
 
-def write_plots(result: "Result", out: Path) -> list[Path]:
+#: The figure formats `write_plots` can write.
+FORMATS = ("png", "pdf", "svg")
+
+
+def check_formats(formats) -> None:
+    """``ScenarioError`` naming an unknown figure format."""
+    from .errors import ScenarioError
+
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        raise ScenarioError(f"plot format: {', '.join(map(repr, bad)) or 'none given'} (use {', '.join(FORMATS)})")
+
+
+def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
+    """Every panel that has something to show, and the overview, in each of ``formats``."""
+    check_formats(formats)
     written = []
     panels = []
     if _shows_acr(result):
@@ -216,18 +272,24 @@ def write_plots(result: "Result", out: Path) -> list[Path]:
         panels += [("cwnd", plot_cwnd), ("seq", plot_seq), ("goodput", plot_goodput), ("drops", plot_drops)]
     for name, fn in panels:
         fig = fn(result)
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=120)
+        for fmt in formats:
+            path = out / f"{name}.{fmt}"
+            fig.savefig(path, dpi=120)
+            written.append(path)
         plt.close(fig)
-        written.append(path)
-    # The overview, as `plot_overview` lays it out: ACR (or goodput) beside the queues.
-    first = out / ("acr.png" if _shows_acr(result) else "goodput.png")
-    _side_by_side(first, out / "queue.png", out / "overview.png")
-    written.append(out / "overview.png")
+    # The overview, as `plot_overview` lays it out: ACR (or goodput) beside the queues; in PNG
+    # from the two panels already drawn, in vector formats drawn again.
+    for fmt in formats:
+        if fmt == "png":
+            first = out / ("acr.png" if _shows_acr(result) else "goodput.png")
+            _side_by_side(first, out / "queue.png", out / "overview.png")
+        else:
+            plot_overview(result, out / f"overview.{fmt}")
+        written.append(out / f"overview.{fmt}")
     return written
 
 
 __all__ = [
     "plot_acr", "plot_queue", "plot_received", "plot_cwnd", "plot_seq", "plot_goodput", "plot_drops", "plot_overview",
-    "write_plots", "default_ports",
+    "write_plots", "default_ports", "check_formats", "FORMATS",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -262,19 +263,24 @@ class Result:
             "scenario_hash": str(d["scenario_hash"]),
         }
 
-    def write(self, out_dir: str | Path, plots: bool = True) -> Path:
-        """Writes Parquet tables (with run metadata), PNG plots, ``summary.json`` and ``rates.md``
+    def write(self, out_dir: str | Path, plots: bool = True, formats: Sequence[str] = ("png",)) -> Path:
+        """Writes Parquet tables (with run metadata), plots (``formats``: any of png, pdf, svg; none
+        with ``plots=False``), ``summary.json`` and ``rates.md``
         into ``out_dir``: a new or empty directory, or an earlier result, which is replaced whole
         (`check_out_dir`). Everything is written beside it first and moved into place at the end,
         with a completion marker (``.ccsim-result``): a failed write leaves nothing half done."""
         import shutil
 
+        if plots:
+            from .plots import check_formats
+
+            check_formats(formats)
         out = check_out_dir(out_dir)
         tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
-            self._write_files(tmp, plots)
+            self._write_files(tmp, plots, formats)
             (tmp / RESULT_MARKER).write_text(json.dumps(self.metadata()) + "\n")
             if out.exists():
                 shutil.rmtree(out)
@@ -284,7 +290,7 @@ class Result:
             raise
         return out
 
-    def _write_files(self, out: Path, plots: bool) -> None:
+    def _write_files(self, out: Path, plots: bool, formats: Sequence[str]) -> None:
         # Polars writes the run's metadata as Parquet key-value metadata (read it back with
         # `polars.read_parquet_metadata`).
         meta = self.metadata()
@@ -297,7 +303,7 @@ class Result:
         if plots:
             from . import plots as _plots
 
-            _plots.write_plots(self, out)
+            _plots.write_plots(self, out, formats)
 
 
 #: The file a finished result directory holds (its run's metadata): `write` replaces only such
