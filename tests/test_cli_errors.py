@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import ccsim
 from ccsim import cli as cli_module
 
 
@@ -28,7 +29,10 @@ def test_parse_sets():
     assert cli_module.parse_sets(["switch[0].algorithm.target_utilization=0.9"]) == {
         "switch[0].algorithm.target_utilization": 0.9
     }
-    assert cli_module.parse_sets(["seed=5", "duration=2ms"]) == {"run.seed": 5, "run.duration": "2ms"}
+    # Shortcuts pass through as written; the loader reads them as run.seed and run.duration.
+    assert cli_module.parse_sets(["seed=5", "duration=2ms"]) == {"seed": 5, "duration": "2ms"}
+    s = ccsim.resolve("abr-benchmarks/two-sources", set=cli_module.parse_sets(["seed=5", "duration=2ms"]))
+    assert (s["run"]["seed"], s["run"]["duration"]) == (5, "2ms")
     assert cli_module.parse_sets(['source[0].route=["SW1","SW2"]']) == {"source[0].route": ["SW1", "SW2"]}
     assert cli_module.parse_sets(["name=a=b", "defaults.sonet_payload=true"]) == {
         "name": "a=b", "defaults.sonet_payload": True
