@@ -54,6 +54,13 @@ def presets_show(name: str) -> None:
     sys.stdout.write(preset_text(name))
 
 
+def _span(start_s: float, end_s: float) -> str:
+    """A time window in ms for short runs, in s from 10 s on (not `20000-60000 ms`)."""
+    if end_s >= 10:
+        return f"{start_s:g}-{end_s:g} s"
+    return f"{start_s * 1e3:g}-{end_s * 1e3:g} ms"
+
+
 def _print_summary(s: dict[str, Any]) -> None:
     """The summary as tables. Only the documented keys are required; the engine's extra ones
     (run-long queue maxima, link endpoints and rates) are shown when present."""
@@ -65,7 +72,7 @@ def _print_summary(s: dict[str, Any]) -> None:
         f"in {s['wall_s']:.2f} s  ({s['events']:,} events, {', '.join(hops)})"
     )
     window = s.get("window_s")
-    span = f" (window {window[0] * 1e3:g}-{window[1] * 1e3:g} ms)" if window else ""
+    span = f" (window {_span(*window)})" if window else ""
     if s["sources"] or not s.get("connections"):
         t = Table(title="sources" + span)
         # Window columns first; whole-run totals say so.
@@ -99,9 +106,9 @@ def _print_summary(s: dict[str, Any]) -> None:
                 str(run_max(p)), f"{p['drops']:,}",
             )
         out.print(t)
-    ends = list(s["sources"]) + list(s.get("connections") or [])
-    hosts = {r["name"] for r in ends} | {r.get("destination") for r in ends}
-    trunks = [l for l in s["links"] if l.get("from") not in hosts and l.get("to") not in hosts]
+    # Network nodes own output ports (switches, routers, gateways, LANs); hosts do not.
+    nodes = {p["name"].split("->")[0] for p in s["ports"]}
+    trunks = [l for l in s["links"] if "from" not in l or (l["from"] in nodes and l["to"] in nodes)]
     if trunks:
         t = Table(title="links between network nodes" if all("from" in l for l in trunks) else "links")
         t.add_column("link")
@@ -117,7 +124,7 @@ def _print_summary(s: dict[str, Any]) -> None:
         from .result import counts_packets
 
         lost = "dropped" if counts_packets(s) else "cells dropped"
-        for col in ("connection", "variant", "goodput Mb/s", "retransmits", "timeouts", lost):
+        for col in ("connection", "variant", "goodput Mb/s", "retransmits (run)", "timeouts (run)", f"{lost} (run)"):
             t.add_column(col, justify="left" if col in ("connection", "variant") else "right")
         for c in conns:
             t.add_row(

@@ -223,6 +223,22 @@ class Result:
     def to_pandas(self, name: str):
         return self.table(name, backend="pandas")
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: what ran, and the rate table and busiest ports as tables."""
+        import html
+
+        s = self._data
+        head = (f"<p><b>{html.escape(str(s['scenario']))}</b>, seed {s['seed']}: {s['sim_time_s']:g} s simulated in "
+                f"{s.get('wall_s', 0):.2f} s, {s['events']:,} events; Jain fairness {s['fairness_index']:.4f}</p>")
+        ports = pl.DataFrame([{k: p[k] for k in ("name", "mean_queue_cells", "max_queue_cells", "drops")} for p in s["ports"]])
+        if not ports.is_empty():
+            ports = ports.sort("max_queue_cells", descending=True).head(6)
+        parts = [head]
+        for title, df in (("rates", self.rate_table()), ("busiest ports", ports)):
+            if not df.is_empty():
+                parts.append(f"<p>{title}</p>" + df._repr_html_())
+        return "".join(parts)
+
     def rate_table(self) -> pl.DataFrame:
         """Each source's time-average ACR and delivered rate beside its max-min fair rate; for a
         scenario of TCP connections only, each connection's goodput beside the most its max-min
