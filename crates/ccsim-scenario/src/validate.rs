@@ -272,7 +272,7 @@ enum Net {
 /// A route names known switches (or, for `Net::Ip`, routers), without repeats, each linked to
 /// the next.
 fn check_route(p: &str, route: &[String], network: &HashMap<&str, Net>, want: Net, linked: &HashSet<(&str, &str)>) -> R {
-    let what = if want == Net::Atm { "switch" } else { "router" };
+    let (what, whats) = if want == Net::Atm { ("switch", "switches") } else { ("router", "routers") };
     if route.is_empty() {
         return err(format!("{p}.route"), format!("must name at least one {what}"));
     }
@@ -282,7 +282,7 @@ fn check_route(p: &str, route: &[String], network: &HashMap<&str, Net>, want: Ne
             None => return err(format!("{p}.route[{k}]"), format!("unknown {what} '{sw}'")),
             Some(&n) if n != want => {
                 let is = if n == Net::Ip { "a router" } else { "an ATM switch" };
-                return err(format!("{p}.route[{k}]"), format!("'{sw}' is {is}; this route must cross {what}s only"));
+                return err(format!("{p}.route[{k}]"), format!("'{sw}' is {is}; this route must cross {whats} only"));
             }
             Some(_) => {}
         }

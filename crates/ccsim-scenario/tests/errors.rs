@@ -203,7 +203,12 @@ fn abr_transport_over_routers_and_sources_over_routers_are_refused() {
     v["source"][0]["route"] = json!(["R1", "R2"]);
     let e = err_of(v);
     assert_eq!(e.path, "source[0].route[0]");
-    assert!(e.message.contains("'R1' is a router"), "{e}");
+    assert_eq!(e.message, "'R1' is a router; this route must cross switches only");
+    // Background traffic is ATM too.
+    let mut v = with_routers();
+    v["background"] = json!([{"name": "V", "route": ["R1", "R2"], "peak": "1Mbps", "mean_on": "1ms", "mean_off": "1ms"}]);
+    let e = err_of(v);
+    assert_eq!(e.to_string(), "background[0].route[0]: 'R1' is a router; this route must cross switches only");
 }
 
 #[test]
