@@ -122,3 +122,13 @@ def test_scheme_factor_comes_from_the_resolved_scenario():
 def test_unknown_paper_is_a_clean_error(cli, env):
     p = subprocess.run(cli + ["reproduce", "nope"], capture_output=True, text=True, env=env)
     assert p.returncode == 2 and p.stderr.startswith("error: unknown reproduction 'nope'")
+
+
+def test_report_tables_fold_and_numbers_show_their_precision():
+    from ccsim.reproductions import _common as C
+
+    assert C.fmt(7.105427357601002e-15) == "0" and C.fmt(-3e-12) == "0" and C.fmt(0.0123) == "0.0123"
+    rows = [{"quantity": f"q{i}", "ok": i % 10 != 0} for i in range(40)]
+    html = C.html_table(rows, [("quantity", "quantity")])
+    assert html.startswith("<details><summary>40 rows, 4 outside their tolerance</summary><table>")
+    assert C.html_table(rows[:5], [("quantity", "quantity")]).startswith("<table>")

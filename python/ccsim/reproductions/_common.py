@@ -217,7 +217,8 @@ def fmt(x: Any) -> str:
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, float):
-        if x == 0:
+        # Differences of equal numbers come out as 1e-15 noise: below a part in 10^9, zero.
+        if abs(x) < 1e-9:
             return "0"
         if abs(x) >= 100:
             return f"{x:.1f}"
@@ -227,15 +228,25 @@ def fmt(x: Any) -> str:
     return str(x)
 
 
+#: Tables longer than this fold into a `<details>` element that shows their size.
+FOLD_ROWS = 25
+
+
 def html_table(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]]) -> str:
-    """An HTML table of comparison rows; a row's ``ok`` (True/False/None) sets its class."""
+    """An HTML table of comparison rows; a row's ``ok`` (True/False/None) sets its class. A long
+    table is folded (click to open), its summary saying how many rows and how many are off."""
+    rows = list(rows)
     head = "".join(f"<th>{html.escape(title)}</th>" for _, title in columns)
     body = []
     for r in rows:
         cls = {True: "ok", False: "off"}.get(r.get("ok"), "")
         cells = "".join(f"<td class='{key}'>{html.escape(fmt(r.get(key)))}</td>" for key, _ in columns)
         body.append(f"<tr class='{cls}'>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    if len(rows) <= FOLD_ROWS:
+        return table
+    off = sum(1 for r in rows if r.get("ok") is False)
+    return f"<details><summary>{len(rows)} rows, {off} outside their tolerance</summary>{table}</details>"
 
 
 def prepare(out: Any, paper: str, workers: int | None) -> tuple[Any, int]:
@@ -272,9 +283,10 @@ def report_page(title: str, intro: str, sections: Sequence[tuple[str, str]], fig
 
 
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+body { font-family: system-ui, sans-serif; font-size: 16px; line-height: 1.45; margin: 2em auto; max-width: 1200px; color: #222; }
+summary { cursor: pointer; color: #345; margin: 0.5em 0; }
 h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.95em; }
 th, td { border: 1px solid #ddd; padding: 2px 7px; text-align: right; vertical-align: top; }
 th { background: #f3f3f3; } td.quantity, td.scheme, td.note, td.source, td.scenario { text-align: left; }
 td.note { color: #555; max-width: 38em; }
