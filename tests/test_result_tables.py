@@ -73,7 +73,8 @@ def test_write(synthetic, tmp_path):
     assert json.loads((out / "summary.json").read_text()) == r.summary()
     assert json.loads((out / "scenario.json").read_text()) == {"name": "synthetic/ten"}
     rates = (out / "rates.md").read_text().splitlines()
-    assert rates[0].startswith("| name | acr_mbps") and len(rates) == 2 + 10
+    assert [c.strip() for c in rates[0].strip("|").split("|")][:2] == ["name", "acr_mbps"] and len(rates) == 2 + 10
+    assert set(rates[1]) <= set("|-: ")  # the Markdown separator row
     for png in ("acr.png", "queue.png", "received.png", "overview.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
 

@@ -348,11 +348,10 @@ def check_out_dir(out_dir: str | Path) -> Path:
 
 
 def markdown_table(df: pl.DataFrame) -> str:
-    cols = df.columns
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in df.iter_rows():
-        lines.append("| " + " | ".join("" if v is None else f"{v:g}" if isinstance(v, float) else str(v) for v in row) + " |")
-    return "\n".join(lines)
+    """The table in Markdown (polars' own formatter): every row and column, no dtype row."""
+    with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
+                   tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=1000, tbl_width_chars=65_000):
+        return str(df)
 
 
 __all__ = ["Result", "markdown_table", "check_out_dir", "RESULT_MARKER"]
