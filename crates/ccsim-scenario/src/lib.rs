@@ -29,7 +29,7 @@ pub mod transport;
 pub mod types;
 pub mod units;
 mod validate;
-pub use validate::MAX_NAME_CHARS;
+pub use validate::{MAX_FLOWS, MAX_NAME_CHARS};
 
 pub use build::build;
 pub use error::ScenarioError;

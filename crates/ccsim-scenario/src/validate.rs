@@ -10,6 +10,11 @@ use std::collections::{HashMap, HashSet};
 /// the results and every series.
 pub const MAX_NAME_CHARS: usize = 200;
 
+/// Most sources and TCP connections a scenario may hold, counting each `count`'s members: memory
+/// grows with them (about 8 KB each at 100,000 sources, docs/benchmarks.md), and a mistyped count
+/// must fail at once rather than exhaust memory.
+pub const MAX_FLOWS: u64 = 1_000_000;
+
 type R = Result<(), ScenarioError>;
 
 fn err(path: impl Into<String>, msg: impl Into<String>) -> R {
@@ -154,11 +159,23 @@ pub fn validate(s: &Scenario) -> R {
             }
         }
     }
+    let mut flows: u64 = 0;
+    let mut count_flows = |path: String, count: u32| -> R {
+        if count == 0 {
+            return err(path, "must be at least 1");
+        }
+        flows += u64::from(count);
+        if flows > MAX_FLOWS {
+            return err(
+                path,
+                format!("{count} members would make {flows} sources and connections in all; a scenario holds at most {MAX_FLOWS}"),
+            );
+        }
+        Ok(())
+    };
     for (i, src) in s.source.iter().enumerate() {
         let p = format!("source[{i}]");
-        if src.count == 0 {
-            return err(format!("{p}.count"), "must be at least 1");
-        }
+        count_flows(format!("{p}.count"), src.count)?;
         check_route(&p, &src.route, &network, Net::Atm, &linked)?;
         for (name, dest) in crate::build::member_names(src) {
             claim(&name, format!("{p}.name"))?;
@@ -190,9 +207,7 @@ pub fn validate(s: &Scenario) -> R {
     }
     for (i, c) in s.connection.iter().enumerate() {
         let p = format!("connection[{i}]");
-        if c.count == 0 {
-            return err(format!("{p}.count"), "must be at least 1");
-        }
+        count_flows(format!("{p}.count"), c.count)?;
         let first = c.route.first().and_then(|r| network.get(r.as_str())).copied();
         if first == Some(Net::Gateway) {
             // An intranet connection between two gateways' LANs (HG-RCP): `hgrcp.rs` checks it.

@@ -294,6 +294,9 @@ fn names_durations_and_series_have_stated_limits() {
     let long = "x".repeat(ccsim_scenario::MAX_NAME_CHARS + 1);
     let e = with("switch[0].name", json!(long)).to_string();
     assert!(e.starts_with("switch[0].name: is 201 characters long; names are at most 200"), "{e}");
+    // A mistyped count fails at once, before any member is named or built.
+    let e = with("source[0].count", json!(100_000_000u32)).to_string();
+    assert_eq!(e, "source[0].count: 100000000 members would make 100000000 sources and connections in all; a scenario holds at most 1000000");
     // A duration beyond the clock's range says the range.
     let e = with("run.duration", json!("1e8s")).to_string();
     assert!(e.contains("too long (at most 9.223e6 s)"), "{e}");
