@@ -56,10 +56,27 @@ pub fn parse_tree(text: &str, format: Format) -> Result<Value, ScenarioError> {
 /// the scenario's `notices`.
 pub fn load(text: &str, format: Format, adj: &Adjustments) -> Result<Scenario, ScenarioError> {
     let mut tree = parse_tree(text, format)?;
+    let swapped = adj.scheme.as_ref().and_then(|n| Some((n.clone(), tree.get("schemes")?.get(n)?.as_object()?.clone())));
     let notices = adjust(&mut tree, adj)?;
-    let mut scenario = from_tree(tree)?;
+    let mut scenario = from_tree(tree).map_err(|e| from_scheme_table(e, swapped))?;
     scenario.notices = notices;
     Ok(scenario)
+}
+
+/// `--scheme NAME` copies `schemes.NAME` into every algorithm table: an error in one of those
+/// fields is reported where the user wrote it (`schemes.efci.q_hi`), not where it was copied.
+fn from_scheme_table(e: ScenarioError, swapped: Option<(String, serde_json::Map<String, Value>)>) -> ScenarioError {
+    let Some((name, table)) = swapped else { return e };
+    let field = ["defaults.algorithm."].iter().find_map(|p| e.path.strip_prefix(p)).or_else(|| {
+        let rest = e.path.strip_prefix("switch[")?;
+        rest.split_once("].algorithm.").map(|(_, f)| f)
+    });
+    match field {
+        Some(f) if table.contains_key(f.split(['.', '[']).next().unwrap_or(f)) => {
+            ScenarioError::new(format!("schemes.{name}.{f}"), e.message)
+        }
+        _ => e,
+    }
 }
 
 pub fn from_tree(tree: Value) -> Result<Scenario, ScenarioError> {
@@ -82,10 +99,12 @@ fn deserialize(tree: &Value) -> Result<Scenario, (String, String)> {
     serde_path_to_error::deserialize(tree).map_err(|e| (e.path().to_string(), clean_serde_message(&e.inner().to_string())))
 }
 
-/// serde reads an internally tagged table (`type = "..."`: algorithms, queues, controls) from a
-/// buffered copy, so a bad value in one of its fields comes back with the table's path only.
-/// This finds the field: the one whose removal makes that error go away (unknown and missing
-/// fields already name themselves and are left alone). `None` if no single field explains it.
+/// serde reads an internally tagged table (`type = "..."`: algorithms, queues, clocks, controls)
+/// from a buffered copy, so a bad value in one of its fields comes back with the table's path
+/// only. This finds the field: the one whose removal makes that error go away; or, for a
+/// required field (whose removal only says it is missing), the one whose value the message quotes
+/// (`100 has no unit` for `tick = 100`). Unknown and missing fields already name themselves and
+/// are left alone. `None` if no single field explains it.
 fn field_in_tagged_table(tree: &Value, path: &str, message: &str) -> Option<String> {
     if ["unknown field", "missing field", "unknown variant"].iter().any(|m| message.starts_with(m)) {
         return None;
@@ -96,7 +115,8 @@ fn field_in_tagged_table(tree: &Value, path: &str, message: &str) -> Option<Stri
         Step::Index(i) => v.get(i),
     })?;
     let table = table.as_object().filter(|t| t.contains_key("type"))?;
-    table.keys().filter(|k| *k != "type").find_map(|key| {
+    let mut required = Vec::new();
+    for (key, value) in table.iter().filter(|(k, _)| *k != "type") {
         let mut t = tree.clone();
         let mut at = &mut t;
         for step in &steps {
@@ -106,20 +126,53 @@ fn field_in_tagged_table(tree: &Value, path: &str, message: &str) -> Option<Stri
             };
         }
         at.as_object_mut()?.remove(key);
-        let gone = match deserialize(&t) {
-            Ok(_) => true,
-            Err((p, m)) => (p != path || m != message) && m != format!("missing field `{key}`"),
-        };
-        gone.then(|| key.clone())
-    })
+        match deserialize(&t) {
+            Ok(_) => return Some(key.clone()),
+            Err((_, m)) if m == format!("missing field `{key}`") => required.push((key, value)),
+            Err((p, m)) if p != path || m != message => return Some(key.clone()),
+            Err(_) => {}
+        }
+    }
+    let quoted = |v: &Value| match v {
+        Value::String(s) => message.contains(s.as_str()),
+        other => message.contains(&other.to_string()),
+    };
+    let mut named = required.into_iter().filter(|(_, v)| quoted(v));
+    match (named.next(), named.next()) {
+        (Some((key, _)), None) => Some(key.clone()),
+        _ => None,
+    }
 }
 
-/// serde's messages end with "at line 1 column 2" for JSON; paths already say where.
+/// serde's messages end with "at line 1 column 2" for JSON (paths already say where) and name
+/// Rust types (`expected u32`): those become what a user writes.
 fn clean_serde_message(m: &str) -> String {
-    match m.find(" at line ") {
-        Some(i) => m[..i].to_string(),
-        None => m.to_string(),
+    let m = match m.find(" at line ") {
+        Some(i) => &m[..i],
+        None => m,
+    };
+    const TYPES: [(&str, &str); 10] = [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected u64", "expected a whole number >= 0"),
+        ("expected usize", "expected a whole number >= 0"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f32", "expected a number"),
+        ("expected f64", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ];
+    let mut out = m.to_string();
+    for (rust, user) in TYPES {
+        if let Some(i) = out.find(rust) {
+            // Whole words only: `expected u32` but not `expected u320`.
+            if !out[i + rust.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                out.replace_range(i..i + rust.len(), user);
+            }
+        }
     }
+    out
 }
 
 /// Applies the adjustments to the untyped tree. Returns notices (one line each) for what was

@@ -137,8 +137,11 @@ fn parse_count(s: &str, units: &[&str], what: &str) -> Result<u32, String> {
     if !unit.is_empty() && !units.contains(&unit) {
         return Err(format!("unknown unit '{unit}' in '{s}' (use {what})"));
     }
-    if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
+    if v < 0.0 || v.fract() != 0.0 {
         return Err(format!("'{s}' is not a whole number of {what}"));
+    }
+    if v > u32::MAX as f64 {
+        return Err(format!("'{s}' is more than the largest count, {} {what}", u32::MAX));
     }
     Ok(v as u32)
 }

@@ -280,7 +280,7 @@ fn red_switches_default_to_ns2_and_wrong_types_name_the_field() {
     for field in ["wait", "spare_first", "overflow_resets_count", "gentle"] {
         let mut v = with_routers();
         v["router"][0]["queue"] = json!({"type": "red", "min_th": 3, field: "yes"});
-        assert_eq!(err_of(v).to_string(), format!("router[0].queue.{field}: invalid type: string \"yes\", expected a boolean"));
+        assert_eq!(err_of(v).to_string(), format!("router[0].queue.{field}: invalid type: string \"yes\", expected true or false"));
     }
     // Values of other tagged tables are found the same way.
     let mut v = with_routers();
@@ -377,4 +377,23 @@ fn a_background_peak_above_its_access_link_is_refused() {
     v["background"] = json!([{"name": "V", "route": ["SW1", "SW2"], "peak": "200Mbps", "mean_on": "1ms", "mean_off": "1ms"}]);
     let e = err_of(v).to_string();
     assert!(e.starts_with("background[0].peak: 200Mbps is above its access link's 155.52Mbps"), "{e}");
+}
+
+#[test]
+fn messages_name_the_field_in_user_terms() {
+    // A required field inside a tagged table: the field, not its table.
+    let e = with("defaults.tcp.clock", json!({"type": "quantized", "tick": 100})).to_string();
+    assert!(e.starts_with("defaults.tcp.clock.tick: 100 has no unit"), "{e}");
+    // A setting of `schemes.NAME`, copied by --scheme: reported where it was written, and in
+    // words rather than Rust's type names.
+    let mut v = base();
+    v["schemes"] = json!({"efci": {"q_hi": -1}});
+    let adj = Adjustments { scheme: Some("efci".into()), ..Default::default() };
+    let e = load(&v.to_string(), Format::Json, &adj).unwrap_err().to_string();
+    assert_eq!(e, "schemes.efci.q_hi: invalid value: integer `-1`, expected a whole number from 0 to 4294967295");
+    let e = with("defaults.abr.rif", json!("x")).to_string();
+    assert!(e.ends_with("expected a number"), "{e}");
+    // A count beyond the largest says so, not that it is fractional.
+    let e = with("defaults.buffer", json!("4294967296cells")).to_string();
+    assert_eq!(e, "defaults.buffer: '4294967296cells' is more than the largest count, 4294967295 cells");
 }
