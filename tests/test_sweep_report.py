@@ -93,3 +93,22 @@ def test_report_errors(tmp_path, cli, env):
     assert p.returncode == 1 and p.stderr.startswith("error:") and "no manifest.json" in p.stderr
     with pytest.raises(Exception, match="not a sweep directory"):
         write_report(Path(tmp_path) / "nothing")
+
+
+def test_labels_name_axes_and_metrics_in_the_report(tmp_path):
+    plan = {
+        "name": "labels", "scenario": "abr-benchmarks/two-sources", "replications": 2,
+        "metrics": ["fairness_index"], "set": {"run.duration": "5ms", "run.measure_from": "2ms"},
+        "axis": [{"path": "defaults.buffer", "values": [50, 1000], "unit": "cells"}],
+        "labels": {"fairness_index": "Jain's index"},
+    }
+    run_sweep(plan, workers=1, out=tmp_path / "s")
+    page = write_report(tmp_path / "s").read_text()
+    # The metric by its label; the axis, without one, by its path and unit.
+    assert "Jain&#x27;s index" in page and "defaults.buffer (cells)" in page
+    from ccsim.sweeps import PlanError, parse_plan
+
+    with pytest.raises(PlanError, match=r"^labels\.nope: names neither an axis path nor a metric"):
+        parse_plan({**plan, "labels": {"nope": "x"}})
+    # Labels do not change what the sweep computes: the same identity, so a re-run resumes.
+    assert parse_plan(plan).identity() == parse_plan({**plan, "labels": {}}).identity()

@@ -96,6 +96,7 @@ def manifest_of(plan: Plan, tasks: list[dict[str, Any]]) -> dict[str, Any]:
         "ccsim_version": __version__,
         "axes": [a.path for a in plan.axes],
         "metrics": [c for m in plan.metrics for c in m.columns()],
+        "labels": {n: plan.label(n) for n in [a.path for a in plan.axes] + [c for m in plan.metrics for c in m.columns()]},
         "replications": plan.replications,
         "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "points": list(points.values()),

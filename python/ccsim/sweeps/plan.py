@@ -45,7 +45,7 @@ class PlanError(ScenarioError):
     """An invalid sweep plan; the message starts with the plan field (``axis[1].range.step``)."""
 
 
-_TOP_KEYS = {"name", "description", "scenario", "scheme", "seed", "replications", "metrics", "set", "axis", "stop"}
+_TOP_KEYS = {"name", "description", "scenario", "scheme", "seed", "replications", "metrics", "set", "axis", "stop", "labels"}
 _AXIS_KEYS = {"path", "values", "range", "zip", "unit"}
 _RANGE_KEYS = {"start", "stop", "step", "num"}
 _STOP_KEYS = {"metric", "precision", "confidence", "start", "max_duration", "warmup"}
@@ -89,6 +89,16 @@ class Plan:
     description: str = ""
     stop: Stop | None = None
     raw: dict[str, Any] = field(default_factory=dict)
+    #: Axis paths and metric names as the report writes them (``"RED max_p"``); an axis with a
+    #: unit and no label is written ``path (unit)``.
+    labels: dict[str, str] = field(default_factory=dict)
+
+    def label(self, name: str) -> str:
+        """How the report names an axis path or a metric."""
+        if name in self.labels:
+            return self.labels[name]
+        unit = next((a.unit for a in self.axes if a.path == name), None)
+        return f"{name} ({unit})" if unit else name
 
     # --- points ----------------------------------------------------------------------------
 
@@ -124,7 +134,7 @@ class Plan:
     def identity(self) -> str:
         """Hash of everything that determines a point's results except the replication count
         (so raising ``replications`` extends a sweep instead of starting over)."""
-        d = {k: v for k, v in self.raw.items() if k not in ("replications", "description")}
+        d = {k: v for k, v in self.raw.items() if k not in ("replications", "description", "labels")}
         return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def run_seed(self, point: Mapping[str, Any], replication: int) -> int:
@@ -320,7 +330,16 @@ def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise _err("description", "must be a string")
-    plan = Plan(name, scenario, axes, metrics, reps, seed, scheme, dict(sets), description, stop, raw)
+    labels = raw.get("labels", {})
+    if not isinstance(labels, Mapping):
+        raise _err("labels", "must be a table of axis path or metric name = \"label\"")
+    known = {a.path for a in axes} | {c for m in metrics for c in m.columns()} | {m.name for m in metrics}
+    for k, v in labels.items():
+        if k not in known:
+            raise _err(f"labels.{k}", f"names neither an axis path nor a metric of this plan ({', '.join(sorted(known))})")
+        if not isinstance(v, str) or not v.strip():
+            raise _err(f"labels.{k}", "must be a non-empty string")
+    plan = Plan(name, scenario, axes, metrics, reps, seed, scheme, dict(sets), description, stop, raw, dict(labels))
     if not plan.points():
         raise _err("axis", "the plan has no points")
     return plan

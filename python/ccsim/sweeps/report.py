@@ -34,8 +34,9 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _series(summ: pl.DataFrame, metric: str, axis: str, axes: list[str]):
-    """[(label, xs, means, half-widths)] for one metric against one axis."""
+def _series(summ: pl.DataFrame, metric: str, axis: str, axes: list[str], names: dict[str, str]):
+    """[(label, xs, means, half-widths)] for one metric against one axis (`names`: the plan's
+    labels of axes and metrics)."""
     d = summ.filter(pl.col("metric") == metric)
     others = [a for a in axes if a != axis]
     groups = d.group_by(others, maintain_order=True) if others else [((), d)]
@@ -43,20 +44,21 @@ def _series(summ: pl.DataFrame, metric: str, axis: str, axes: list[str]):
     for key, g in groups:
         g = g.sort(axis)
         key = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(f"{a[5:]}={k}" for a, k in zip(others, key)) or metric
+        label = ", ".join(f"{names.get(a[5:], a[5:])}={k}" for a, k in zip(others, key)) or names.get(metric, metric)
         hw = [0.0 if (h is None or math.isnan(h)) else h for h in g["half_width"].to_list()]
         out.append((label, g[axis].to_list(), g["mean"].to_list(), hw))
     return out
 
 
 def _plotly_div(metric: str, axis: str, series, div_id: str) -> str:
+    """`metric` and `axis` as the report names them (labels)."""
     go = require("plotly.graph_objects", "report", "ccsim report")
 
     fig = go.Figure()
     for label, xs, ys, hw in series:
         fig.add_trace(go.Scatter(x=xs, y=ys, name=label, mode="lines+markers",
                                  error_y=dict(type="data", array=hw, visible=True)))
-    fig.update_layout(title=f"{metric} vs {axis[5:]}", xaxis_title=axis[5:], yaxis_title=metric,
+    fig.update_layout(title=f"{metric} vs {axis}", xaxis_title=axis, yaxis_title=metric,
                       template="plotly_white", height=420, margin=dict(l=60, r=20, t=50, b=50),
                       showlegend=len(series) > 1)
     return fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id)
@@ -71,9 +73,9 @@ def _static(metric: str, axis: str, series, base: Path) -> list[str]:
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for label, xs, ys, hw in series:
         ax.errorbar(xs, ys, yerr=hw, marker="o", capsize=3, label=label)
-    ax.set_xlabel(axis[5:])
+    ax.set_xlabel(axis)
     ax.set_ylabel(metric)
-    ax.set_title(f"{metric} vs {axis[5:]}")
+    ax.set_title(f"{metric} vs {axis}")
     ax.grid(alpha=0.3)
     if len(series) > 1:
         ax.legend(fontsize="small")
@@ -105,18 +107,20 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
     fig_dir.mkdir(parents=True, exist_ok=True)
 
     sections = []
+    names = manifest.get("labels", {})
     for metric in metrics:
         for axis in axes:
-            series = _series(summ, metric, axis, axes)
+            series = _series(summ, metric, axis, axes, names)
             slug = f"{_slug(metric)}--{_slug(axis[5:])}"
-            div = _plotly_div(metric, axis, series, slug)
-            files = _static(metric, axis, series, fig_dir / slug)
+            m_label, a_label = names.get(metric, metric), names.get(axis[5:], axis[5:])
+            div = _plotly_div(m_label, a_label, series, slug)
+            files = _static(m_label, a_label, series, fig_dir / slug)
             links = " · ".join(f'<a href="{html.escape(fig_dir.name)}/{html.escape(f)}">{f.rsplit(".", 1)[1].upper()}</a>'
                                for f in files)
             sections.append(f'<section class="figure">{div}<p class="static">static copies: {links}</p></section>')
 
     # table of points: one row per point, mean ± half-width per metric
-    head = ["point"] + [a[5:] for a in axes] + metrics + ["n", "interval"]
+    head = ["point"] + [names.get(a[5:], a[5:]) for a in axes] + [names.get(m, m) for m in metrics] + ["n", "interval"]
     rows = []
     for (point,), g in summ.group_by(["point"], maintain_order=True):
         first = g.row(0, named=True)
