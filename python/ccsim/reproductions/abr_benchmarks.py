@@ -620,7 +620,8 @@ def _figure(job: tuple[str, dict[str, Any], list[dict[str, Any]], str]) -> str:
 
     robust = bool(meta.get("robustness"))
     ncol = 3 if robust else 2
-    fig, axes = plt.subplots(len(runs), ncol, figsize=(5.2 * ncol, 2.5 * len(runs)), squeeze=False)
+    # One y-scale per column: the schemes' rows compare at a glance (a small queue then looks small).
+    fig, axes = plt.subplots(len(runs), ncol, figsize=(5.2 * ncol, 2.5 * len(runs)), squeeze=False, sharey="col")
     for row, run in enumerate(runs):
         s = run["summary"]
         scheme = SCHEME_TITLES.get(run["task"].scheme, run["task"].scheme)
