@@ -103,9 +103,11 @@ def test_labels_name_axes_and_metrics_in_the_report(tmp_path):
         "labels": {"fairness_index": "Jain's index"},
     }
     run_sweep(plan, workers=1, out=tmp_path / "s")
-    page = write_report(tmp_path / "s").read_text()
+    import html
+
+    page = html.unescape(write_report(tmp_path / "s").read_text())
     # The metric by its label; the axis, without one, by its path and unit.
-    assert "Jain&#x27;s index" in page and "defaults.buffer (cells)" in page
+    assert "Jain's index" in page and "defaults.buffer (cells)" in page
     from ccsim.sweeps import PlanError, parse_plan
 
     with pytest.raises(PlanError, match=r"^labels\.nope: names neither an axis path nor a metric"):

@@ -3,7 +3,6 @@ the comparison rows' tolerance rules and HTML rendering."""
 
 from __future__ import annotations
 
-import html
 import math
 import os
 import re
@@ -232,21 +231,18 @@ def fmt(x: Any) -> str:
 FOLD_ROWS = 25
 
 
-def html_table(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]]) -> str:
-    """An HTML table of comparison rows; a row's ``ok`` (True/False/None) sets its class. A long
-    table is folded (click to open), its summary saying how many rows and how many are off."""
+def html_table(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]]):
+    """An HTML table of comparison rows (`templates/table.html.j2`); a row's ``ok`` (True/False/
+    None) sets its class. A long table is folded (click to open), its summary saying how many
+    rows and how many are off. Returns ``Markup``, to put into a page as it is."""
+    from .._html import Markup, render
+
     rows = list(rows)
-    head = "".join(f"<th>{html.escape(title)}</th>" for _, title in columns)
-    body = []
-    for r in rows:
-        cls = {True: "ok", False: "off"}.get(r.get("ok"), "")
-        cells = "".join(f"<td class='{key}'>{html.escape(fmt(r.get(key)))}</td>" for key, _ in columns)
-        body.append(f"<tr class='{cls}'>{cells}</tr>")
-    table = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    if len(rows) <= FOLD_ROWS:
-        return table
-    off = sum(1 for r in rows if r.get("ok") is False)
-    return f"<details><summary>{len(rows)} rows, {off} outside their tolerance</summary>{table}</details>"
+    return Markup(render(
+        "table.html.j2", columns=list(columns), fold=FOLD_ROWS,
+        cells=[[fmt(r.get(key)) for key, _ in columns] for r in rows],
+        classes=[{True: "ok", False: "off"}.get(r.get("ok"), "") for r in rows],
+        off=sum(1 for r in rows if r.get("ok") is False)))
 
 
 def prepare(out: Any, paper: str, workers: int | None) -> tuple[Any, int]:
@@ -269,29 +265,11 @@ def save_figure(fig, path) -> str:
     return path.name
 
 
-def report_page(title: str, intro: str, sections: Sequence[tuple[str, str]], figures: Sequence[str]) -> str:
-    """A reproduction's ``index.html``: the title, an introduction (HTML), titled sections (HTML) and
-    the figures (files under ``figures/``), two to a row."""
-    imgs = "".join(f"<img src='figures/{html.escape(f)}' alt='{html.escape(f)}'>" for f in figures)
-    body = "".join(f"<h2>{html.escape(h)}</h2>{content}" for h, content in sections)
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{CSS} img {{ width: 48%; }}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p class="muted">{intro}</p>
-{body}<h2>Figures</h2>{imgs}
-</body></html>"""
+def report_page(title: str, intro: str, sections: Sequence[tuple[str, Any]], figures: Sequence[str]) -> str:
+    """A reproduction's ``index.html`` (`templates/reproduction.html.j2`): the title, an
+    introduction (text), titled sections (HTML from `html_table`) and the figures (files under
+    ``figures/``), two to a row."""
+    from .._html import render
 
+    return render("reproduction.html.j2", title=title, intro=intro, sections=list(sections), figures=list(figures))
 
-CSS = """
-body { font-family: system-ui, sans-serif; font-size: 16px; line-height: 1.45; margin: 2em auto; max-width: 1200px; color: #222; }
-summary { cursor: pointer; color: #345; margin: 0.5em 0; }
-h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.95em; }
-th, td { border: 1px solid #ddd; padding: 2px 7px; text-align: right; vertical-align: top; }
-th { background: #f3f3f3; } td.quantity, td.scheme, td.note, td.source, td.scenario { text-align: left; }
-td.note { color: #555; max-width: 38em; }
-tr.off td { background: #fde2e0; } tr.ok td.ccsim { background: #e3f5e1; }
-img { max-width: 100%; border: 1px solid #eee; }
-.desc { background: #f7f7f7; padding: 0.5em 1em; border-left: 3px solid #aaa; }
-.muted { color: #666; font-size: 0.9em; }
-"""

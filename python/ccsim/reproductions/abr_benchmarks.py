@@ -12,7 +12,6 @@ fixed-rate sources as demands; ERICA+'s target queue Q0 = T0 × port capacity (d
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import time
@@ -692,63 +691,39 @@ _COLUMNS = [("scheme", "scheme"), ("quantity", "quantity"), ("unit", "unit"), ("
 
 
 def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], data: dict[str, Any], info: dict[str, Any]) -> Path:
+    """``index.html`` (`templates/abr_benchmarks.html.j2`): the overview, then each scenario."""
     from .. import __version__
+    from .._html import render
     from ..presets import preset_description
 
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>ccsim reproduce {PAPER}</title>",
-             f"<style>{C.CSS}</style></head><body>",
-             f"<h1>ccsim reproduce {PAPER}</h1>",
-             f"<p><b>{html.escape(data.get('title', ''))}</b> — {html.escape(data.get('authors', ''))} ({html.escape(data.get('seed', ''))}).</p>",
-             f"<p class='muted'>{info['mode']} run, ccsim {html.escape(__version__)}, {info['runs']} simulations "
-             f"on {info['workers']} worker(s) in {info['wall_s']:.1f} s wall. Rerun: <code>ccsim reproduce {PAPER}"
-             f"{' --quick' if info['mode'] == 'quick' else ''}</code> (or <code>make reproduce</code>). "
-             "Every number below is also in <a href='compared.json'>compared.json</a>.</p>",
-             "<p class='muted'>Theory: max-min rates by water-filling with each port's capacity × the scheme's "
-             "target factor (ERICA U, ERICA+ 1, DEBRA C·V, UT ρ_T; none for EPRCA), derived from the resolved "
-             "preset; ERICA+ target queue Q0 = T0 × capacity. <i>difference</i> = ccsim − paper where the seed "
-             "gives a number, else ccsim − theory. Rows in red are outside the tolerance (rates 3 %, queues "
-             "max(10 cells, 20 %), CLR 0.01, utilisation 0.02, convergence: the same order, within a factor of 2, or as the data file says); "
-             "green marks ccsim values within it.</p>"]
-    # overview
-    parts.append("<h2>Overview</h2><table><thead><tr><th>scenario</th><th>seed</th><th>seed's numbers, simulated, within "
-                 "tolerance</th><th>seed's max-min rates (arithmetic)</th><th>settling times of the same order</th>"
-                 "<th>theory within tolerance</th><th>checked statements holding</th></tr></thead><tbody>")
-    for name in names:
-        rs = [r for r in rows if r["scenario"] == name and not r["quantity"].startswith("setting")]
-        pap = {k: [r for r in rs if r["paper"] is not None and row_kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms")}
-        th = [r for r in rs if r["paper"] is None and r["theory"] is not None and "expect" not in (r.get("note") or "")]
-        stm = [r for r in rs if "(expect" in (r.get("note") or "")]
-        meta = data.get("scenario", {}).get(name, {})
+    def frac(xs):
+        return f"{sum(1 for r in xs if r['ok'])}/{len(xs)}" if xs else "—"
 
-        def frac(xs):
-            return f"{sum(1 for r in xs if r['ok'])}/{len(xs)}" if xs else "—"
-
-        parts.append(f"<tr><td class='scenario'><a href='#{name}'>{name}</a></td><td class='note'>"
-                     f"{html.escape(' '.join(x for x in (meta.get('section'), meta.get('figure')) if x))}</td>"
-                     + "".join(f"<td>{frac(xs)}</td>" for xs in pap.values()) + f"<td>{frac(th)}</td><td>{frac(stm)}</td></tr>")
-    parts.append("</tbody></table>")
+    scenarios = []
     for name in names:
         meta = data.get("scenario", {}).get(name, {})
-        where = " ".join(x for x in (meta.get("section"), meta.get("figure")) if x)
-        parts.append(f"<h2 id='{name}'>{name} <span class='muted'>{html.escape(where)}</span></h2>")
-        parts.append(f"<p class='desc'>{html.escape(preset_description(f'{PAPER}/{name}'))}</p>")
-        if meta.get("statements"):
-            parts.append("<p><b>The seed says</b></p><ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in meta["statements"]) + "</ul>")
-        parts.append(f"<img src='figures/{name}.png' alt='{name}: ACR and queue per scheme'>")
         rs = [r for r in rows if r["scenario"] == name]
         main = [r for r in rs if not r["quantity"].startswith("setting")]
-        for scheme in SCHEMES:
-            part = [r for r in main if r["scheme"] == scheme]
-            if part:
-                parts.append(f"<h3>{SCHEME_TITLES[scheme]}{'' if scheme in MAIN_SCHEMES else ' (extra)'}</h3>")
-                parts.append(C.html_table(part, _COLUMNS[1:]))
+        pap = [[r for r in main if r["paper"] is not None and row_kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms")]
+        th = [r for r in main if r["paper"] is None and r["theory"] is not None and "expect" not in (r.get("note") or "")]
+        stm = [r for r in main if "(expect" in (r.get("note") or "")]
+        tables = [(f"{SCHEME_TITLES[scheme]}{'' if scheme in MAIN_SCHEMES else ' (extra)'}",
+                   C.html_table([r for r in main if r["scheme"] == scheme], _COLUMNS[1:]))
+                  for scheme in SCHEMES if any(r["scheme"] == scheme for r in main)]
         sets = [r for r in rs if r["quantity"].startswith("setting")]
         if sets:
-            parts.append("<h3>Settings the seed states, beside the preset</h3>")
-            parts.append(C.html_table(sets, _COLUMNS))
-    parts.append("</body></html>")
+            tables.append(("Settings the seed states, beside the preset", C.html_table(sets, _COLUMNS)))
+        scenarios.append({
+            "name": name, "where": " ".join(x for x in (meta.get("section"), meta.get("figure")) if x),
+            "counts": [frac(xs) for xs in pap] + [frac(th), frac(stm)],
+            "description": preset_description(f"{PAPER}/{name}"), "statements": meta.get("statements", []),
+            "tables": tables,
+        })
+    page = render("abr_benchmarks.html.j2", title=f"ccsim reproduce {PAPER}", paper=PAPER, paper_title=data.get("title", ""),
+                  authors=data.get("authors", ""), seed=data.get("seed", ""), mode=info["mode"], version=__version__,
+                  runs=info["runs"], workers=info["workers"], wall_s=info["wall_s"], scenarios=scenarios)
     path = out / "index.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    path.write_text(page, encoding="utf-8")
     return path
 
 

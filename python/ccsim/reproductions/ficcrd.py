@@ -224,7 +224,7 @@ def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: 
     answer_columns = [("statement", "statement"), ("scheme", "scheme"), ("paper", "the seed says"), ("expect", "tested as"),
                       ("answer", "holds"), ("seeds", "seeds"), ("held", "seeds where it holds"), ("ccsim", "ccsim (range)"),
                       ("note", "note")]
-    intro = (f"{info['mode']} run: {info['runs']} runs of <code>{'</code>, <code>'.join(PRESETS)}</code> in "
+    intro = (f"{info['mode']} run: {info['runs']} runs of {', '.join(PRESETS)} in "
              f"{info['wall_s']:.1f} s. The answers table gives each of the seed's statements about FICCRD or drop-tail "
              "routers, or a bound theory gives, for every scheme it is about; the statements table has one row per seed. "
              "docs/reproductions/ficcrd.md explains the differences.")

@@ -8,7 +8,6 @@ Below the figures: the table of points (mean ± half-width, n, method of every m
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
@@ -18,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from .._extras import require
+from .._html import Markup, render
 from .store import Store, StoreError
 from .summary import summarize
 
@@ -106,18 +106,15 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
     fig_dir = html_path.parent / "report"
     fig_dir.mkdir(parents=True, exist_ok=True)
 
-    sections = []
     names = manifest.get("labels", {})
+    figures = []
     for metric in metrics:
         for axis in axes:
             series = _series(summ, metric, axis, axes, names)
             slug = f"{_slug(metric)}--{_slug(axis[5:])}"
             m_label, a_label = names.get(metric, metric), names.get(axis[5:], axis[5:])
-            div = _plotly_div(m_label, a_label, series, slug)
-            files = _static(m_label, a_label, series, fig_dir / slug)
-            links = " · ".join(f'<a href="{html.escape(fig_dir.name)}/{html.escape(f)}">{f.rsplit(".", 1)[1].upper()}</a>'
-                               for f in files)
-            sections.append(f'<section class="figure">{div}<p class="static">static copies: {links}</p></section>')
+            figures.append({"div": Markup(_plotly_div(m_label, a_label, series, slug)), "dir": fig_dir.name,
+                            "files": _static(m_label, a_label, series, fig_dir / slug)})
 
     # table of points: one row per point, mean ± half-width per metric
     head = ["point"] + [names.get(a[5:], a[5:]) for a in axes] + [names.get(m, m) for m in metrics] + ["n", "interval"]
@@ -135,36 +132,14 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
             cells.append(_fmt(r["mean"]) + ("" if hw is None or math.isnan(hw) else f" ± {hw:.3g}"))
         methods = sorted(set(g["method"].to_list()))
         cells += [str(first["n"]), f"{confidence:.0%} " + "/".join(methods)]
-        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
-    table = ("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
-             + "".join(rows) + "</tbody></table>")
+        rows.append(cells)
 
-    done, total = frame.height, manifest.get("runs_total", frame.height)
-    plan_json = html.escape(json.dumps(manifest.get("plan", {}), indent=2, default=str))
-    page = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>ccsim sweep: {html.escape(str(manifest.get('name')))}</title>
-<script type="text/javascript">{get_plotlyjs()}</script>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1100px; }}
-table {{ border-collapse: collapse; font-size: 0.9em; }} td, th {{ border: 1px solid #ccc; padding: 3px 8px; text-align: right; }}
-section.figure {{ margin-bottom: 1.5em; }} p.static {{ font-size: 0.85em; color: #555; }}
-</style></head>
-<body>
-<h1>Sweep: {html.escape(str(manifest.get('name')))}</h1>
-<p>{html.escape(str(manifest.get('plan', {}).get('description', '')))}</p>
-<p id="meta">ccsim {html.escape(str(manifest.get('ccsim_version')))} · {len(manifest.get('points', []))} points ×
-{manifest.get('replications')} replications · {done} of {total} runs complete · intervals: {confidence:.0%}
-t-intervals over independent replications (batch means within a run when there is one run and the metric is a
-series; no interval for a single scalar run). Identical replications (a deterministic model) give zero-width
-intervals.</p>
-{''.join(sections)}
-<h2>Points</h2>
-{table}
-<h2>Plan</h2>
-<pre>{plan_json}</pre>
-</body></html>
-"""
+    plan = manifest.get("plan", {})
+    page = render("sweep_report.html.j2", title=f"Sweep: {manifest.get('name')}", plotly_js=Markup(get_plotlyjs()),
+                  description=str(plan.get("description", "")), version=str(manifest.get("ccsim_version")),
+                  points=len(manifest.get("points", [])), replications=manifest.get("replications"), done=frame.height,
+                  total=manifest.get("runs_total", frame.height), confidence=f"{confidence:.0%}", figures=figures,
+                  head=head, rows=rows, plan_json=json.dumps(plan, indent=2, default=str))
     html_path.write_text(page, encoding="utf-8")
     return html_path
 
