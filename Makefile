@@ -9,7 +9,7 @@ STAMP := $(VENV)/.ccsim-built
 # Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: venv build demo reproduce test test-rust test-python bench bless clean wheel check-wheel
+.PHONY: venv build demo reproduce test test-rust test-python bench bless clean wheel check-wheel fuzz
 # Never two cargo builds at once (each already uses every core).
 .NOTPARALLEL:
 
@@ -64,6 +64,12 @@ bless:
 
 bench: build
 	$(PY) scripts/bench.py
+
+# A longer fuzz than the test suite's: 50,000 scenario mutations (Hypothesis) and 100,000 cases of
+# each Rust property test (the loader and the unit parsers on arbitrary text); about 10 minutes.
+fuzz: build
+	CCSIM_FUZZ_EXAMPLES=50000 $(PY) -m pytest -q tests/test_fuzz_scenarios.py
+	PROPTEST_CASES=100000 cargo test --release -p ccsim-scenario -- never_panic
 
 # A wheel for other machines: release build, stripped, tagged manylinux2014 (glibc 2.17 and later;
 # zig links against that glibc, so no container is needed), into target/wheels/.

@@ -5,6 +5,7 @@ refused with a `ScenarioError` whose message starts with a field path. Never a p
 failure to its smallest form."""
 
 import copy
+import os
 import re
 
 import pytest
@@ -64,7 +65,11 @@ def mutations(draw):
     return preset, path, action, tree
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# `make fuzz` raises the count (CCSIM_FUZZ_EXAMPLES); the test suite's 1,000 take about 6 s.
+EXAMPLES = int(os.environ.get("CCSIM_FUZZ_EXAMPLES", "1000"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutations())
 def test_a_mutated_scenario_is_accepted_or_refused_by_field(m):
     preset, path, action, tree = m
