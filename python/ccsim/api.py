@@ -127,6 +127,21 @@ def override_pairs(set: Mapping[str, Any] | None, overrides: Mapping[str, Any]) 
     return pairs
 
 
+def trace_pairs(trace: bool | Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """`run(trace=...)` as overrides of `measure.trace` (None: as the scenario says)."""
+    if trace is None:
+        return []
+    if isinstance(trace, bool):
+        return [("measure.trace.enabled", _to_json("measure.trace.enabled", trace))]
+    if not isinstance(trace, Mapping):
+        raise ScenarioError(f"trace: True, False or a table of measure.trace settings, not {type(trace).__name__} {trace!r}")
+    pairs = [("measure.trace.enabled", "true")]
+    for key, value in trace.items():
+        path = f"measure.trace.{key}"
+        pairs.append((path, _to_json(path, value)))
+    return pairs
+
+
 def run(
     scenario: str | Path | Mapping[str, Any],
     *,
@@ -136,6 +151,7 @@ def run(
     set: Mapping[str, Any] | None = None,
     progress: bool | Progress = False,
     chunks: int = 200,
+    trace: bool | Mapping[str, Any] | None = None,
     **overrides: Any,
 ) -> Result:
     """Runs a scenario and returns its ``Result``.
@@ -146,10 +162,13 @@ def run(
     the TCP variant of every connection (jacobson88, tahoe, reno, newreno, sack); ``set`` and
     keyword overrides change any field by path. ``progress=True`` shows a progress bar on
     stderr once a run has taken a second; a callable ``progress(now_s, duration_s)`` is called
-    between chunks instead. Ctrl-C interrupts between chunks.
+    between chunks instead. Ctrl-C interrupts between chunks. ``trace=True`` records the
+    per-cell/packet event trace (``Result.trace``; docs/trace.md), a dict such as
+    ``{"flows": ["S1"], "from": "10ms", "to": "20ms", "max_mb": 100}`` records it with those
+    ``measure.trace`` settings, ``False`` turns off one the scenario asks for.
     """
     text, fmt, _label = scenario_source(scenario)
-    pairs = override_pairs(set, overrides)
+    pairs = override_pairs(set, overrides) + trace_pairs(trace)
     seed = _check_seed(seed)
     _check_names(scheme=scheme, tcp=tcp)
     started = time.perf_counter()
@@ -174,6 +193,12 @@ def run(
         if bar is not None:
             bar.close()
     data = sim.finish()
+    cut = (data.get("trace") or {}).get("cut_s")
+    if cut is not None:
+        warnings.warn(
+            f"the trace reached measure.trace.max_mb after {data['trace']['events']:,} events and stopped: it holds "
+            f"every event before {cut:g} s; raise max_mb, or trace fewer flows or a shorter time (flows, from, to)",
+            CcsimWarning, stacklevel=2)
     data["series"] = LazySeries(data["series"])
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
@@ -225,4 +250,4 @@ def schema() -> dict[str, Any]:
     return json.loads(_core.schema())
 
 
-__all__ = ["run", "resolve", "schema", "scenario_source", "override_pairs"]
+__all__ = ["run", "resolve", "schema", "scenario_source", "override_pairs", "trace_pairs"]

@@ -151,10 +151,29 @@ def run(
     plot_format: list[str] = typer.Option(["png"], "--plot-format", help="Figure format with --out: png, pdf or svg (repeatable)."),
     no_plots: bool = typer.Option(False, "--no-plots", help="With --out, write the tables and summary only."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
+    trace_path: Optional[Path] = typer.Option(None, "--trace", help="Record the per-cell/packet event trace and write it "
+                                              "here as Parquet (docs/trace.md)."),
+    trace_flow: list[str] = typer.Option([], "--trace-flow", help="With --trace: trace this flow only (repeatable; "
+                                         "measure.trace.flows)."),
+    trace_from: Optional[str] = typer.Option(None, "--trace-from", help="With --trace: events from this time (\"10ms\")."),
+    trace_to: Optional[str] = typer.Option(None, "--trace-to", help="With --trace: events before this time."),
 ) -> None:
     """Run a scenario and print its summary."""
     from .api import run as run_scenario
     from .result import check_out_dir
+
+    trace: dict[str, Any] | None = None
+    if trace_path is not None:
+        trace = {}
+        if trace_flow:
+            trace["flows"] = list(trace_flow)
+        if trace_from is not None:
+            trace["from"] = trace_from
+        if trace_to is not None:
+            trace["to"] = trace_to
+        check_trace_path(trace_path)
+    elif trace_flow or trace_from is not None or trace_to is not None:
+        raise ScenarioError("--trace-flow, --trace-from and --trace-to choose what --trace PATH records; add --trace PATH")
 
     if out_dir is not None:
         check_out_dir(out_dir)  # before the run: a bad --out fails at once
@@ -164,11 +183,14 @@ def run(
             check_formats(plot_format)
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     try:
-        result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress)
+        result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
+                              trace=trace)
     finally:
         progress.close()
     if out_dir is not None:
         result.write(out_dir, plots=not no_plots, formats=plot_format)
+    if trace_path is not None:
+        result.write_trace(trace_path)
     if as_json:
         sys.stdout.write(json.dumps(result.summary()) + "\n")
         return
@@ -176,6 +198,24 @@ def run(
     if out_dir is not None:
         figures = "" if no_plots else f"{', '.join(f.upper() for f in plot_format)} plots, "
         out.print(f"wrote {out_dir}/ (Parquet tables, {figures}summary.json, rates.md)")
+    if trace_path is not None:
+        t = result.summary().get("trace", {})
+        out.print(f"wrote {trace_path} ({t.get('events', 0):,} events, {t.get('bytes', 0) / 1e6:.1f} MB in memory)")
+
+
+def check_trace_path(path: Path) -> None:
+    """Before a run: `--trace PATH` names a file (not a directory) whose directory exists and
+    can be written."""
+    import errno
+    import tempfile
+
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "--trace names a directory; give a file name (trace.parquet)", str(path))
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "--trace: no such directory", str(parent))
+    with tempfile.TemporaryFile(dir=parent):
+        pass
 
 
 @app.command()

@@ -17,7 +17,39 @@ else:
     pl = LazyModule("polars", globals(), "pl")
 
 # Keys of the summary that are not part of the JSON contract for scripts.
-_NOT_SUMMARY = ("series", "vcs")
+_NOT_SUMMARY = ("series", "vcs", "trace_columns")
+
+#: The event trace's columns, in order (docs/trace.md).
+TRACE_COLUMNS = ("time_s", "time_ps", "event", "flow", "node", "kind", "frame", "size_bytes", "reason")
+
+
+def trace_frame(c: dict[str, Any]) -> pl.DataFrame:
+    """The engine's binary trace columns (`Simulation.finish()["trace_columns"]`) as a DataFrame:
+    time (seconds, and exact picoseconds), the event, flow, node and kind as categories, the
+    frame number, the size in bytes and, for drops, the reason (null otherwise)."""
+    import numpy as np
+
+    def coded(name: str, codes: Any, names: list[str], enum: bool) -> pl.Series:
+        if enum:
+            values = [n or None for n in names]
+            labels = [n for n in names if n]
+            return pl.Series(name, values, dtype=pl.Enum(labels)).gather(codes)
+        return pl.Series(name, names, dtype=pl.Utf8).gather(codes).cast(pl.Categorical)
+
+    time_ps = np.frombuffer(c["time_ps"], dtype="<u8")
+    u8 = lambda k: pl.Series(np.frombuffer(c[k], dtype="u1").astype("u4"))  # noqa: E731
+    u32 = lambda k: pl.Series(np.frombuffer(c[k], dtype="<u4"))  # noqa: E731
+    return pl.DataFrame([
+        pl.Series("time_s", time_ps / 1e12, dtype=pl.Float64),
+        pl.Series("time_ps", time_ps, dtype=pl.UInt64),
+        coded("event", u8("event"), c["event_names"], True),
+        coded("flow", u32("flow"), c["flow_names"], False),
+        coded("node", u32("node"), c["node_names"], False),
+        coded("kind", u8("kind"), c["kind_names"], True),
+        pl.Series("frame", np.frombuffer(c["frame"], dtype="<u2"), dtype=pl.UInt16),
+        pl.Series("size_bytes", np.frombuffer(c["size_bytes"], dtype="<u2"), dtype=pl.UInt16),
+        coded("reason", u8("reason"), c["reason_names"], True),
+    ])
 
 # Each recorded series: the column naming its rows' subject, and its value column.
 SERIES_COLUMNS = {
@@ -179,6 +211,33 @@ class Result:
         return self._tcp_series("timeouts")
 
     @cached_property
+    def trace(self) -> pl.DataFrame | None:
+        """The per-cell/packet event trace (``measure.trace``; docs/trace.md), sorted by time:
+        ``time_s``, ``time_ps``, ``event`` (send, enqueue, drop, deliver), ``flow``, ``node``,
+        ``kind``, ``frame``, ``size_bytes``, ``reason`` (drops only). None when no trace was
+        recorded."""
+        columns = self._data.get("trace_columns")
+        if columns is None:
+            return None
+        return trace_frame(columns)
+
+    def write_trace(self, path: str | Path) -> Path:
+        """Writes the trace as one Parquet file (with the run's metadata and the trace's
+        summary under ``trace``); ``ValueError`` if no trace was recorded."""
+        if self.trace is None:
+            raise ValueError("this run recorded no trace (set measure.trace, or pass trace=True to ccsim.run)")
+        path = Path(path)
+        meta = dict(self.metadata(), trace=json.dumps(self._data.get("trace", {})))
+        tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+        try:
+            self.trace.write_parquet(tmp, metadata=meta)
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        return path
+
+    @cached_property
     def sources(self) -> pl.DataFrame:
         return pl.DataFrame(self._data["sources"])
 
@@ -312,6 +371,8 @@ class Result:
         meta = self.metadata()
         for name in self.TABLES:
             getattr(self, name).write_parquet(out / f"{name}.parquet", metadata=meta)
+        if self.trace is not None:
+            self.write_trace(out / "trace.parquet")
         (out / "summary.json").write_text(json.dumps(self.summary(), indent=2) + "\n")
         if self.resolved_json:
             (out / "scenario.json").write_text(json.dumps(json.loads(self.resolved_json), indent=2) + "\n")
@@ -354,4 +415,4 @@ def markdown_table(df: pl.DataFrame) -> str:
         return str(df)
 
 
-__all__ = ["Result", "markdown_table", "check_out_dir", "RESULT_MARKER"]
+__all__ = ["Result", "markdown_table", "check_out_dir", "RESULT_MARKER", "TRACE_COLUMNS", "trace_frame"]

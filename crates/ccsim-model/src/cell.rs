@@ -4,7 +4,7 @@
 //! by itself. RM-cell rate fields are `f32` cells/s: the wire format is a 16-bit float, so
 //! `f32` is already far finer than any real switch could see, and it keeps a cell at 24 bytes.
 
-use ccsim_engine::SimTime;
+use ccsim_engine::{SimDuration, SimTime};
 use crate::ids::VcId;
 
 /// Bits in one cell (5-byte header + 48-byte payload).
@@ -78,6 +78,36 @@ impl Flags {
     }
 }
 
+/// A time carried in 48 bits: its picoseconds modulo 2^48 (`SPAN`, about 281 s). A data cell
+/// carries two in its unused RM fields (`Cell::sent`, `Cell::queued`); read back at any time less
+/// than `SPAN` after the stamped one, a stamp gives that time exactly. (A cell held 281 s or more
+/// would read a multiple of `SPAN` short: far beyond any delay a network here imposes.)
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stamp(u64);
+
+impl Stamp {
+    const MASK: u64 = (1 << 48) - 1;
+    /// The longest time a stamp can measure.
+    pub const SPAN: SimDuration = SimDuration::from_ps(1 << 48);
+
+    #[inline]
+    pub fn of(t: SimTime) -> Stamp {
+        Stamp(t.as_ps() & Self::MASK)
+    }
+
+    /// The time from the stamped instant to `now` (at or after it, less than `SPAN` later).
+    #[inline]
+    pub fn age(self, now: SimTime) -> SimDuration {
+        SimDuration::from_ps(now.as_ps().wrapping_sub(self.0) & Self::MASK)
+    }
+
+    /// The stamped instant, read at `now` (as for `age`).
+    #[inline]
+    pub fn at(self, now: SimTime) -> SimTime {
+        SimTime::from_ps(now.as_ps() - self.age(now).as_ps())
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Cell {
     pub vc: VcId,
@@ -128,17 +158,48 @@ impl Cell {
         c
     }
 
-    /// A forward data cell's RM fields carry nothing: they carry the time the cell reached the
-    /// head of its source adapter's queue (`crate::delays`), bit for bit.
-    pub fn stamp(&mut self, t: SimTime) {
-        let ps = t.as_ps();
-        self.er = f32::from_bits(ps as u32);
-        self.ccr = f32::from_bits((ps >> 32) as u32);
+    /// When this forward data item left its source: the moment its transmission on the source's
+    /// access link began, the end-to-end delay's start (`crate::delays::FlowDelay`). A data item
+    /// has no use for the RM fields, which carry its stamps (see `Stamp`): this one in `mcr` (its
+    /// low 32 bits) and the upper half of `ccr`.
+    #[inline]
+    pub fn sent(&self) -> Stamp {
+        Stamp(self.mcr.to_bits() as u64 | ((self.ccr.to_bits() >> 16) as u64) << 32)
     }
 
-    /// The time `stamp` recorded.
-    pub fn stamped_at(&self) -> SimTime {
-        SimTime::from_ps(self.er.to_bits() as u64 | (self.ccr.to_bits() as u64) << 32)
+    #[inline]
+    pub fn set_sent(&mut self, s: Stamp) {
+        self.mcr = f32::from_bits(s.0 as u32);
+        let queued = self.ccr.to_bits() & 0xffff;
+        self.ccr = f32::from_bits(queued | ((s.0 >> 32) as u32) << 16);
+    }
+
+    /// When a data cell reached the head of its source adapter's queue (CT, TCP over ABR): the
+    /// cell transfer delay's start (`crate::delays::DelayStats`). In `er` (its low 32 bits) and
+    /// the lower half of `ccr`.
+    #[inline]
+    pub fn queued(&self) -> Stamp {
+        Stamp(self.er.to_bits() as u64 | ((self.ccr.to_bits() & 0xffff) as u64) << 32)
+    }
+
+    #[inline]
+    pub fn set_queued(&mut self, s: Stamp) {
+        self.er = f32::from_bits(s.0 as u32);
+        let sent = self.ccr.to_bits() & 0xffff_0000;
+        self.ccr = f32::from_bits(sent | (s.0 >> 32) as u32);
+    }
+
+    /// A gateway's cell (HG-RCP): the length of the IP packet it carries a part of, for the far
+    /// gateway to rebuild it. In `er`, where `queued` would be: such a cell never waits in a
+    /// source adapter.
+    #[inline]
+    pub fn ip_length(&self) -> u32 {
+        self.er.to_bits()
+    }
+
+    #[inline]
+    pub fn set_ip_length(&mut self, bytes: u32) {
+        self.er = f32::from_bits(bytes);
     }
 
     /// Bits this item takes on the wire.
@@ -233,6 +294,29 @@ mod tests {
             assert_eq!(c.is_forward(), matches!(k, Data | Frm | RdFwd), "{k:?}");
             assert_eq!(c.is_rm(), matches!(k, Frm | Brm), "{k:?}");
         }
+    }
+
+    /// A data cell's two stamps share `ccr` and must not disturb each other; both are exact up
+    /// to `Stamp::SPAN` after the stamped time, also across a wrap of their 48 bits.
+    #[test]
+    fn stamps_are_independent_and_exact_within_their_span() {
+        let t = SimTime::from_ps;
+        let mut c = Cell::data(VcId(0));
+        let (queued, sent) = (t((1 << 48) - 5), t((1 << 48) + 123_456_789));
+        c.set_queued(Stamp::of(queued));
+        c.set_sent(Stamp::of(sent));
+        // Read more than a span later, a stamp gives the latest instant with its 48 bits.
+        assert_eq!(c.sent().at(t(3 << 48)), t((2 << 48) + 123_456_789));
+        let later = sent + SimDuration::from_millis(10);
+        assert_eq!((c.sent().at(later), c.sent().age(later)), (sent, SimDuration::from_millis(10)));
+        assert_eq!(c.queued().at(later), queued);
+        c.set_queued(Stamp::of(t(u64::MAX)));
+        assert_eq!(c.sent().at(later), sent, "setting one stamp keeps the other");
+        c.set_sent(Stamp::of(t(0)));
+        assert_eq!(c.queued().age(t(u64::MAX)), SimDuration::ZERO);
+        assert_eq!(Stamp::of(t(7)).age(t(7) + (Stamp::SPAN - SimDuration::from_ps(1))), Stamp::SPAN - SimDuration::from_ps(1));
+        c.set_ip_length(1500);
+        assert_eq!((c.ip_length(), c.sent().at(t(5)), c.size), (1500, t(0), CELL_BYTES));
     }
 
     #[test]

@@ -97,5 +97,5 @@ pub struct WindowSnapshot {
     pub data_sent: Vec<u64>,
     pub data_dropped: Vec<u64>,
     pub queue_area: Vec<u128>,
-    pub port_departed_bits: Vec<u64>,
+    pub port_departed_bits: Vec<f64>,
 }

@@ -11,7 +11,7 @@
 
 use crate::aal5;
 use crate::abr::{AbrDestination, AbrSource};
-use crate::cell::{Cell, CellKind, Flags};
+use crate::cell::{Cell, CellKind, Flags, Stamp};
 use crate::ids::VcId;
 use crate::delays::AckTimes;
 use crate::sessions::SessionSource;
@@ -58,26 +58,31 @@ impl<T: Copy> Sar<T> {
     }
 }
 
-/// Cells since the last end-of-frame: which frame the first belonged to, how many, and whether
-/// any was tagged (CLP = 1).
+/// Cells since the last end-of-frame: which frame the first belonged to and when it left its
+/// source (`Cell::sent`), how many, and whether any was tagged (CLP = 1).
 #[derive(Clone, Debug, Default)]
 struct Reassembly {
     first: Option<u16>,
+    sent: Stamp,
     cells: u32,
     tagged: bool,
 }
 
 impl Reassembly {
-    /// On an end-of-frame cell: the frame number and whether only its own cells came since
-    /// the previous end-of-frame (the count is checked by the caller).
-    fn on_cell(&mut self, cell: &Cell) -> Option<(u16, Option<u16>, u32)> {
-        self.first.get_or_insert(cell.frame);
+    /// On an end-of-frame cell: the frame number, the first cell's frame and `sent` stamp, and
+    /// the cells since the previous end-of-frame (a frame is whole if only its own came: the
+    /// caller checks the count).
+    fn on_cell(&mut self, cell: &Cell) -> Option<(u16, Option<u16>, u32, Stamp)> {
+        if self.first.is_none() {
+            self.first = Some(cell.frame);
+            self.sent = cell.sent();
+        }
         self.cells += 1;
         self.tagged |= cell.clp();
         if !cell.eom() {
             return None;
         }
-        let out = (cell.frame, self.first, self.cells);
+        let out = (cell.frame, self.first, self.cells, self.sent);
         *self = Reassembly::default();
         Some(out)
     }
@@ -280,10 +285,12 @@ impl TcpEnds {
         self.send_segments(now, vc, fwd);
     }
 
-    /// A data cell reached the destination host.
-    pub fn on_data_cell(&mut self, now: SimTime, cell: &Cell, bwd: &mut Vec<Cell>) {
+    /// A data cell reached the destination host. The result: when the segment it completed left
+    /// its source, the `sent` stamp of its frame's first cell (a frame is a segment's unit of
+    /// delay: from its first cell's departure to its last cell's arrival).
+    pub fn on_data_cell(&mut self, now: SimTime, cell: &Cell, bwd: &mut Vec<Cell>) -> Option<Stamp> {
         let tagged = self.data_rx.tagged || cell.clp();
-        let Some((frame, first, got)) = self.data_rx.on_cell(cell) else { return };
+        let (frame, first, got, sent) = self.data_rx.on_cell(cell)?;
         match self.data.take(frame) {
             Some((n, seg)) if first == Some(frame) && got == n => {
                 self.stats.frames_delivered += 1;
@@ -295,14 +302,18 @@ impl TcpEnds {
                 if let Some(ack) = ack {
                     self.send_ack(cell.vc, ack, bwd);
                 }
+                Some(sent)
             }
-            _ => self.stats.frames_corrupted += 1,
+            _ => {
+                self.stats.frames_corrupted += 1;
+                None
+            }
         }
     }
 
     /// An ACK cell reached the source host.
     pub fn on_ack_cell(&mut self, now: SimTime, cell: &Cell, fwd: &mut Vec<Cell>) {
-        let Some((frame, first, got)) = self.ack_rx.on_cell(cell) else { return };
+        let Some((frame, first, got, _)) = self.ack_rx.on_cell(cell) else { return };
         match self.acks.take(frame) {
             Some((n, mut ack)) if first == Some(frame) && got == n => {
                 // A window cap written by an edge router (FIEWA, bytes in `er`): min(rwnd, cap).

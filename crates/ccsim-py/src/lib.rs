@@ -224,8 +224,36 @@ impl Simulation {
             series.set_item(c.name, col)?;
         }
         data.set_item("series", series)?;
+        if let Some(t) = world.trace() {
+            data.set_item("trace_columns", trace_columns(py, world, t)?)?;
+        }
         Ok(data)
     }
+}
+
+/// The event trace as binary little-endian columns (`time_ps` u64, `event` u8, `flow` u32,
+/// `node` u32, `kind` u8, `frame` u16, `size_bytes` u16, `reason` u8) and the names the coded
+/// ones index (`<column>_names`), which `ccsim.result` turns into a polars DataFrame.
+fn trace_columns<'py>(py: Python<'py>, world: &ccsim_model::World, t: &ccsim_model::trace::Trace) -> PyResult<Bound<'py, PyDict>> {
+    fn le<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+        xs.iter().flat_map(|&x| f(x)).collect()
+    }
+    let names = results::TraceNames::of(world);
+    let d = PyDict::new(py);
+    d.set_item("time_ps", PyBytes::new(py, &le(&t.time_ps, u64::to_le_bytes)))?;
+    d.set_item("event", PyBytes::new(py, &t.event))?;
+    d.set_item("flow", PyBytes::new(py, &le(&t.vc, u32::to_le_bytes)))?;
+    d.set_item("node", PyBytes::new(py, &le(&t.place, u32::to_le_bytes)))?;
+    d.set_item("kind", PyBytes::new(py, &t.kind))?;
+    d.set_item("frame", PyBytes::new(py, &le(&t.frame, u16::to_le_bytes)))?;
+    d.set_item("size_bytes", PyBytes::new(py, &le(&t.size, u16::to_le_bytes)))?;
+    d.set_item("reason", PyBytes::new(py, &t.reason))?;
+    d.set_item("event_names", names.events)?;
+    d.set_item("flow_names", names.flows)?;
+    d.set_item("node_names", names.places)?;
+    d.set_item("kind_names", names.kinds)?;
+    d.set_item("reason_names", names.reasons)?;
+    Ok(d)
 }
 
 #[pymodule]

@@ -82,9 +82,49 @@ impl Run {
     }
 
     pub fn from_text(text: &str, format: Format, adj: &Adjustments) -> Result<Run, ScenarioError> {
-        let run = Run::new(load(text, format, adj)?);
+        let mut run = Run::new(load(text, format, adj)?);
         run.check_series_size()?;
+        run.start_trace()?;
         Ok(run)
+    }
+
+    /// Turns on the event trace `measure.trace` asks for (docs/trace.md); refuses flow names
+    /// that name no flow and a window that ends before it starts.
+    pub fn start_trace(&mut self) -> Result<(), ScenarioError> {
+        let Some(spec) = self.scenario.measure.trace.clone().filter(|t| t.enabled) else { return Ok(()) };
+        let names: Vec<&str> = self.world.vcs.iter().map(|v| v.name.as_str()).collect();
+        let mut flows = Vec::new();
+        if !spec.flows.is_empty() {
+            flows = vec![false; names.len()];
+            for (i, f) in spec.flows.iter().enumerate() {
+                let Some(k) = names.iter().position(|n| n == f) else {
+                    let shown: Vec<&str> = names.iter().copied().take(20).collect();
+                    let more = if names.len() > 20 { format!(", ... ({} in all)", names.len()) } else { String::new() };
+                    return Err(ScenarioError::new(
+                        format!("measure.trace.flows[{i}]"),
+                        format!("no source, connection or background flow named '{f}' (flows: {}{more})", shown.join(", ")),
+                    ));
+                };
+                flows[k] = true;
+            }
+        }
+        let from = SimTime::ZERO + spec.from.map_or(ccsim_engine::SimDuration::ZERO, |d| d.0);
+        let to = spec.to.map_or(SimTime::MAX, |d| SimTime::ZERO + d.0);
+        if to <= from {
+            return Err(ScenarioError::new("measure.trace.to", format!("must be after measure.trace.from ({})", from)));
+        }
+        if spec.max_mb == 0 {
+            return Err(ScenarioError::new("measure.trace.max_mb", "must be at least 1"));
+        }
+        let max_rows = spec.max_mb.saturating_mul(1_000_000) / ccsim_model::trace::ROW_BYTES;
+        self.world.set_trace(ccsim_model::trace::TraceSpec { flows, from, to, max_rows });
+        Ok(())
+    }
+
+    /// The recorded trace if `measure.trace` asked for one: sorted by time once the run is
+    /// complete.
+    pub fn trace(&self) -> Option<&ccsim_model::trace::Trace> {
+        self.world.trace()
     }
 
     /// Refuses a run whose time series would take more than `measure.max_series_mb`.

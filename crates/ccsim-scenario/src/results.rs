@@ -64,8 +64,17 @@ pub fn series_columns<'a>(world: &'a World, names: &'a Names) -> Vec<SeriesColum
     ]
 }
 
+/// Seconds as milliseconds, or JSON null.
+fn ms(s: Option<f64>) -> Value {
+    json!(s.map(|s| s * 1e3))
+}
+
 /// The whole result; its time series as JSON columns only `with_series` (the Python binding
 /// takes them as binary columns from `series_columns`).
+///
+/// Every source, connection and background VC carries `delay_mean_ms`, `delay_p99_ms` and
+/// `jitter_ms`: the end-to-end delay of the units it delivered in the measurement window, null
+/// below one unit (two for the jitter); docs/scenarios.md, "Delays".
 pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> Value {
     let r = world.report();
     let sources: Vec<Value> = r
@@ -85,6 +94,9 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "cells_dropped": v.books.data_dropped,
                 "clr": v.clr,
                 "window_clr": v.window_clr,
+                "delay_mean_ms": ms(v.delay_mean),
+                "delay_p99_ms": ms(v.delay_p99),
+                "jitter_ms": ms(v.jitter),
             })
         })
         .collect();
@@ -134,6 +146,9 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "drops": v.books.fwd_dropped + v.books.bwd_dropped + t.host.adapter_drops,
                 "frames_corrupted": t.host.frames_corrupted,
                 "ack_frames_lost": t.host.ack_frames_lost,
+                "delay_mean_ms": ms(v.delay_mean),
+                "delay_p99_ms": ms(v.delay_p99),
+                "jitter_ms": ms(v.jitter),
             });
             if let Some(Value::Object(g)) = gfr {
                 c.as_object_mut().expect("an object").extend(g);
@@ -197,6 +212,9 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "rate_mbps": cells_to_mbps(v.rate),
                 "cells_sent": v.books.data_sent,
                 "cells_received": v.books.data_delivered,
+                "delay_mean_ms": ms(v.delay_mean),
+                "delay_p99_ms": ms(v.delay_p99),
+                "jitter_ms": ms(v.jitter),
             })
         })
         .collect();
@@ -296,7 +314,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             series_json.insert(c.name.into(), series(c.series, c.key_field, c.names, c.value_field));
         }
     }
-    json!({
+    let mut out = json!({
         "scenario": scenario_name,
         "seed": seed,
         "sim_time_s": world.now().as_secs_f64(),
@@ -335,5 +353,48 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "links": links,
         "series": Value::Object(series_json),
         "vcs": vcs,
+    });
+    if let (Some(t), Value::Object(m)) = (world.trace(), &mut out) {
+        m.insert("trace".into(), trace_summary(t));
+    }
+    out
+}
+
+/// The summary's `trace` entry (only when a trace was recorded): its events, whether it is
+/// complete, and where the memory limit cut it.
+pub fn trace_summary(t: &ccsim_model::trace::Trace) -> Value {
+    let s = t.spec();
+    json!({
+        "events": t.len(),
+        "bytes": t.len() as u64 * ccsim_model::trace::ROW_BYTES,
+        "complete": t.cut.is_none(),
+        "cut_s": t.cut.map(|c| c.as_secs_f64()),
+        "from_s": s.from.as_secs_f64(),
+        "to_s": (s.to != ccsim_engine::SimTime::MAX).then(|| s.to.as_secs_f64()),
+        "max_rows": s.max_rows,
     })
+}
+
+/// The names the trace's coded columns index: events, flows (VCs), places (ports, then
+/// nodes), kinds and drop reasons (code 0: none).
+pub struct TraceNames {
+    pub events: Vec<String>,
+    pub flows: Vec<String>,
+    pub places: Vec<String>,
+    pub kinds: Vec<String>,
+    pub reasons: Vec<String>,
+}
+
+impl TraceNames {
+    pub fn of(world: &World) -> TraceNames {
+        use ccsim_model::trace::{TraceEvent, TraceReason, KIND_NAMES};
+        let strings = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect();
+        TraceNames {
+            events: strings(&TraceEvent::NAMES),
+            flows: world.vcs.iter().map(|v| v.name.clone()).collect(),
+            places: (0..(world.ports.len() + world.nodes.len()) as u32).map(|p| world.trace_place_name(p).to_string()).collect(),
+            kinds: strings(&KIND_NAMES),
+            reasons: strings(&TraceReason::NAMES),
+        }
+    }
 }

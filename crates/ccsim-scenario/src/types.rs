@@ -356,6 +356,43 @@ pub struct MeasureSpec {
     /// The most memory the series may take, MB (20 bytes a sample row): a run whose series
     /// would take more is refused before it starts, with how to sample less.
     pub max_series_mb: u64,
+    /// The per-cell/packet event trace (docs/trace.md): every send, enqueue, drop and delivery
+    /// of the chosen flows. Writing the table turns it on (`enabled = false` keeps it off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceSpec>,
+}
+
+/// `[measure.trace]`: which events the trace keeps, and the memory it may take.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    /// Record the trace (the default once the table is written).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// The sources, connections or background flows to trace, by name (default: every flow).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<String>,
+    /// Keep events at or after this time (default: from the start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Duration>,
+    /// Keep events before this time (default: to the end of the run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Duration>,
+    /// The most memory the recorded trace may take, MB (23 bytes an event). When it is full,
+    /// recording stops: the trace keeps every event before the earliest one it could not hold
+    /// (`trace.cut_s` in the summary, with a warning).
+    #[serde(default = "TraceSpec::default_max_mb")]
+    pub max_mb: u64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl TraceSpec {
+    fn default_max_mb() -> u64 {
+        512
+    }
 }
 
 impl Default for MeasureSpec {
@@ -368,6 +405,7 @@ impl Default for MeasureSpec {
             utilization: true,
             tcp: true,
             max_series_mb: 1024,
+            trace: None,
         }
     }
 }

@@ -179,3 +179,28 @@ fn ficcrd_drop_tail_send_overhead_removes_the_long_rtt_flows_disadvantage() {
     let r = s0_over_median(&v);
     assert!(r > 0.8, "S0 gets {r} of the median flow");
 }
+
+/// A link's utilisation counts the bits it carried within the window: a transmission under way
+/// when the window opens or closes counts for the part inside it, so a saturated link reads at
+/// most 1, and almost exactly 1, wherever the window starts (before, a packet begun just before
+/// the window counted whole: 1.0009 over a long window, a third more over 10 ms). The same for
+/// each sample of the utilisation series, here 1 ms against a 3.3 ms packet time.
+#[test]
+fn a_saturated_links_utilisation_is_at_most_one_wherever_the_window_starts() {
+    for k in 0..8 {
+        let from = 19.99 + k as f64 * 0.000_41;
+        let v = run(&preset("ficcrd/droptail"), &[
+            ("run.duration", json!("20s")),
+            ("run.measure_from", json!(format!("{from}s"))),
+            ("measure.interval", json!("1ms")),
+        ]);
+        let link = v["links"].as_array().unwrap().iter().find(|l| l["name"] == "R11-R12 (R11->R12)").unwrap();
+        let u = f(&link["utilization"]);
+        assert!(u <= 1.0 + 1e-9 && u > 0.999, "window from {from} s: {u}");
+        let samples = series(&v, "utilization", "link", "R11->R12", "utilization");
+        assert!(samples.len() > 100);
+        for (t, u) in samples.iter().filter(|(t, _)| *t > 5.0) {
+            assert!(*u <= 1.0 + 1e-9 && *u > 0.999, "sample at {t} s: {u}");
+        }
+    }
+}

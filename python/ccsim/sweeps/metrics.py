@@ -36,12 +36,13 @@ TOP = ("fairness_index", "events", "cell_hops", "sim_time_s", "goodput_mbps_tota
        "connections_fairness_index", "gfr_guarantee_met")
 FIELDS = {
     "sources": ("acr_mbps", "rate_mbps", "maxmin_mbps", "final_acr_mbps", "cells_sent", "cells_received",
-                "cells_dropped", "clr", "window_clr"),
+                "cells_dropped", "clr", "window_clr", "delay_mean_ms", "delay_p99_ms", "jitter_ms"),
     "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "drops"),
     "links": ("utilization", "rate_mbps"),
     "gateways": ("max_queue_cells", "mean_queue_cells", "mean_queue_delay_ms", "rn_sent", "qn_sent", "drops"),
     "connections": ("goodput_mbps", "max_goodput_mbps", "delivered_bytes", "segments_sent", "retransmits",
                     "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost",
+                    "delay_mean_ms", "delay_p99_ms", "jitter_ms",
                     # GFR connections only (NaN elsewhere)
                     "mcr_mbps", "target_mbps", "clp0_mbps", "clp01_mbps", "frames_tagged"),
 }

@@ -108,8 +108,10 @@ impl Gateway {
             let mut c = Cell::data(packet.vc);
             c.frame = packet.frame;
             c.hop = hop;
-            // The IP length rides in the (data cells' unused) rate field for the far gateway.
-            c.ccr = ip_len as f32;
+            // The IP length rides along for the far gateway, and the packet's departure from its
+            // source for its end-to-end delay.
+            c.set_ip_length(ip_len);
+            c.set_sent(packet.sent());
             c.flags.set(Flags::EOM, k + 1 == n);
             self.sap.push_back(c);
         }
@@ -146,9 +148,13 @@ impl Gateway {
         }
         let (first, got) = (r.1, r.2);
         r.2 = 0;
-        let ip_len = cell.ccr as u32;
+        let ip_len = cell.ip_length();
         let whole = first == cell.frame && got == aal5::cells(ip_len, true);
-        let packet = whole.then(|| Cell::packet(cell.vc, CellKind::Data, cell.frame, ethernet_wire_bytes(ip_len) as u16));
+        let packet = whole.then(|| {
+            let mut p = Cell::packet(cell.vc, CellKind::Data, cell.frame, ethernet_wire_bytes(ip_len) as u16);
+            p.set_sent(cell.sent());
+            p
+        });
         Some((packet, got))
     }
 

@@ -337,6 +337,12 @@ impl PortBuffer {
         self.cells.front().map(|t| t.departure)
     }
 
+    /// The FIFO token at the head: the item in transmission.
+    #[inline]
+    pub fn head(&self) -> Option<&Token> {
+        self.cells.front()
+    }
+
     /// The head FIFO token leaves.
     #[inline]
     pub fn pop(&mut self) -> Option<Token> {

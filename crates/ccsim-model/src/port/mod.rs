@@ -260,6 +260,13 @@ impl Port {
         SimDuration::from_ps(ps.div_ceil(self.rate_bps() as u128) as u64)
     }
 
+    /// When a FIFO port brought up to `now` would start transmitting a cell offered now: once
+    /// it has finished everything it accepted before.
+    #[inline]
+    pub fn tx_start(&self, now: SimTime) -> SimTime {
+        now.max(self.busy_until)
+    }
+
     /// Link capacity in cells per second.
     #[inline]
     pub fn cell_rate(&self) -> f64 {

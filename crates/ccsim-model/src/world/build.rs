@@ -325,6 +325,7 @@ impl WorldBuilder {
             policer,
             credit,
             ctd,
+            delay: Default::default(),
         });
         id
     }
@@ -374,8 +375,9 @@ impl WorldBuilder {
             replication: self.replication,
             scratch_fwd: Vec::new(),
             scratch_bwd: Vec::new(),
+            trace: None,
         };
-        w.last_port_bits = vec![0; w.ports.len()];
+        w.last_port_bits = vec![0.0; w.ports.len()];
         w.last_goodput_bytes = vec![0; w.vcs.len()];
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();

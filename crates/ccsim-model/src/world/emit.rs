@@ -6,7 +6,7 @@
 
 use super::vc::Ends;
 use super::{Event, World};
-use crate::cell::{Cell, CellKind};
+use crate::cell::{Cell, CellKind, Stamp};
 use crate::ids::VcId;
 use ccsim_engine::SimTime;
 
@@ -57,18 +57,23 @@ impl World {
     }
 
     /// A cell leaves the VC's source host at `t` (a lazy source's emission may be generated
-    /// after its time; its access port has seen nothing later).
+    /// after its time; its access port has seen nothing later). A data cell is stamped with the
+    /// moment it leaves its source, its transmission's start on the access link (`Cell::sent`):
+    /// known now at a FIFO port; a held port stamps it again when it starts (`Port::start_next`).
     #[inline]
     pub(in crate::world) fn send_forward_at(&mut self, v: VcId, mut c: Cell, t: SimTime) {
         let vc = &mut self.vcs[v.index()];
         vc.books.fwd_sent += 1;
+        c.hop = 0;
+        let p = vc.fwd_ports[0];
+        let port = &mut self.ports[p.index()];
+        port.sync(t);
         if c.kind == CellKind::Data {
             vc.books.data_sent += 1;
+            c.set_sent(Stamp::of(port.tx_start(t)));
         }
-        c.hop = 0;
-        let port = vc.fwd_ports[0];
-        self.ports[port.index()].sync(t);
-        self.enqueue_at(port, c, t);
+        // The trace's `send` is recorded where the access port takes or refuses it (`trace.rs`).
+        self.enqueue_at(p, c, t);
     }
 
     /// A cell leaves the VC's destination host towards the source, counted in its books.
@@ -100,7 +105,7 @@ impl World {
                 // stamped with when it became the head of the queue.
                 let cell = match cell {
                     Some(c) if c.kind == CellKind::Data => a.backlog.pop_front().map(|mut d| {
-                        d.stamp(d.stamped_at().max(a.last_pop));
+                        d.set_queued(Stamp::of(d.queued().at(self.now).max(a.last_pop)));
                         a.last_pop = self.now;
                         d
                     }),

@@ -7,7 +7,8 @@
 use super::{Event, World};
 use crate::cell::Cell;
 use crate::ids::PortId;
-use crate::port::InFlight;
+use crate::port::{DropReason, InFlight};
+use crate::trace::TraceReason;
 use ccsim_engine::SimTime;
 
 impl World {
@@ -102,12 +103,7 @@ impl World {
     pub(in crate::world) fn enqueue_at(&mut self, p: PortId, cell: Cell, now: SimTime) {
         let port = &mut self.ports[p.index()];
         if port.is_event_scheduled() {
-            match port.offer_held(now, cell) {
-                Ok(Some(t)) => self.schedule(t, Event::PortDeparture(p)),
-                Ok(None) => {}
-                Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
-            }
-            return;
+            return self.enqueue_held(p, cell, now);
         }
         match port.offer(now, cell) {
             Ok((arrival, head)) => {
@@ -123,9 +119,40 @@ impl World {
                 } else if head {
                     self.schedule(arrival, Event::PipeArrival(p));
                 }
+                if self.trace.is_some() {
+                    self.trace_enqueued(p, now);
+                }
             }
-            Err(_reason) => self.vcs[cell.vc.index()].books.count_drop(&cell),
+            Err(reason) => self.refused(p, cell, now, reason),
         }
+    }
+
+    /// Offers a cell to held port `p` (`enqueue_at`): out of line, so that the FIFO path inlined
+    /// at its callers stays small; a held port's cell costs a departure event anyway.
+    #[inline(never)]
+    fn enqueue_held(&mut self, p: PortId, cell: Cell, now: SimTime) {
+        match self.ports[p.index()].offer_held(now, cell) {
+            Ok(next) => {
+                if self.trace.is_some() {
+                    self.trace_offered(p, &cell, now, TraceReason::None);
+                }
+                if let Some(t) = next {
+                    self.schedule(t, Event::PortDeparture(p));
+                }
+            }
+            Err(reason) => self.refused(p, cell, now, reason),
+        }
+    }
+
+    /// Port `p` refused a cell at `now`: the VC's books count it dropped (and the trace, if on).
+    /// Out of line: drops are rare, and the per-cell path stays small.
+    #[cold]
+    #[inline(never)]
+    fn refused(&mut self, p: PortId, cell: Cell, now: SimTime, reason: DropReason) {
+        if self.trace.is_some() {
+            self.trace_offered(p, &cell, now, TraceReason::Port(reason));
+        }
+        self.vcs[cell.vc.index()].books.count_drop(&cell)
     }
 
     /// Brings everything that is applied lazily up to `now` before anything reads the counters

@@ -139,7 +139,9 @@ impl World {
                 port.sink_event = false;
             }
             self.cell_hops += 1;
-            self.arrive(p, cell);
+            // The far end is the destination host (`mark_lazy_ends`); a data cell arrived at `t`.
+            debug_assert_eq!(self.arrive_kind[p.index()], super::NodeKind::Host);
+            self.at_destination(cell, t);
         }
         let port = &mut self.ports[p.index()];
         if !port.sink_event && port.sink_rm > 0 {

@@ -16,6 +16,7 @@
 //! | `credit.rs` | Controlled Transfer across a hop: forwarded cells, BSU and BSC cells, their events |
 //! | `sample.rs` | time series samples and the measurement window's opening |
 //! | `report.rs` | the end-of-run report, conservation, max-min rates |
+//! | `trace.rs` | the event trace's hooks (`crate::trace`): sends, enqueues, drops, deliveries |
 //! | `vc.rs` | a connection's record: route by hop, ends, edge state, books |
 //!
 //! Routing is by hop index. A VC's path is nodes n0 (source host), n1..nk (switches or routers),
@@ -36,6 +37,7 @@ mod report;
 mod run;
 mod sample;
 mod tcp;
+mod trace;
 mod vc;
 mod windows;
 
@@ -85,7 +87,7 @@ pub struct World {
     pub measure: MeasureSpec,
     pub rec: Recordings,
     window: WindowSnapshot,
-    last_port_bits: Vec<u64>,
+    last_port_bits: Vec<f64>,
     /// Each VC's goodput bytes at the previous sample (the goodput series' differences).
     last_goodput_bytes: Vec<u64>,
     events: u64,
@@ -97,6 +99,8 @@ pub struct World {
     /// Reused cell buffers for TCP hosts (no allocation per packet).
     scratch_fwd: Vec<Cell>,
     scratch_bwd: Vec<Cell>,
+    /// The per-item event trace, if recorded (`trace.rs`): every hook tests this field only.
+    trace: Option<Box<crate::trace::Trace>>,
 }
 
 impl World {

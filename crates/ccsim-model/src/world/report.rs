@@ -199,6 +199,9 @@ impl World {
                     in_flight_bwd: flight[i].1,
                     clr: ratio(vc.books.data_dropped, vc.books.data_sent),
                     window_clr: ratio(win_lost, win_sent),
+                    delay_mean: vc.delay.mean_s().filter(|_| w.opened),
+                    delay_p99: vc.delay.p99_s().filter(|_| w.opened),
+                    jitter: vc.delay.jitter_s().filter(|_| w.opened),
                 }
             })
             .collect();
@@ -208,13 +211,13 @@ impl World {
             .enumerate()
             .map(|(i, p)| {
                 let a0 = if w.opened { w.queue_area[i] } else { 0 };
-                let d0 = if w.opened { w.port_departed_bits[i] } else { 0 };
+                let d0 = if w.opened { w.port_departed_bits[i] } else { 0.0 };
                 let mean_q = if span > 0.0 {
                     (p.queue_area(now) - a0) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
                 } else {
                     0.0
                 };
-                let util = if span > 0.0 { (p.departed_bits - d0) as f64 / (span * p.rate_bps() as f64) } else { 0.0 };
+                let util = if span > 0.0 { (p.bits_sent_at(now) - d0) / (span * p.rate_bps() as f64) } else { 0.0 };
                 PortReport {
                     name: p.name.clone(),
                     link: p.link_name.clone(),
@@ -299,6 +302,13 @@ pub struct VcReport {
     pub tcp: Option<TcpReport>,
     /// The same over the measurement window.
     pub window_clr: f64,
+    /// End-to-end delay of the units it delivered in the window (data cells, or a TCP
+    /// connection's segments; `crate::delays::FlowDelay`), seconds: the mean, the 99th
+    /// percentile, and the mean absolute difference of consecutive delays (the jitter). None
+    /// without a unit (without two for the jitter).
+    pub delay_mean: Option<f64>,
+    pub delay_p99: Option<f64>,
+    pub jitter: Option<f64>,
 }
 
 /// A TCP connection's totals.

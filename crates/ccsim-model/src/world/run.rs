@@ -22,6 +22,9 @@ impl World {
         self.current = None;
         self.now = self.now.max(until);
         self.settle();
+        if self.is_done() && self.trace.is_some() {
+            self.finish_trace();
+        }
         self.is_done()
     }
 

@@ -56,10 +56,10 @@ impl World {
                 self.rec.dpf.push(now, i, c.dpf_at(port.buffer.len() as f64));
             }
             if m.utilization && now > SimTime::ZERO {
-                let sent = port.departed_bits - self.last_port_bits[i];
-                self.rec.utilization.push(now, i, sent as f64 / (dt * port.rate_bps() as f64));
+                let sent = port.bits_sent_at(now) - self.last_port_bits[i];
+                self.rec.utilization.push(now, i, sent / (dt * port.rate_bps() as f64));
             }
-            self.last_port_bits[i] = port.departed_bits;
+            self.last_port_bits[i] = port.bits_sent_at(now);
         }
         if m.queue {
             for (i, g) in self.gateways.iter().enumerate() {
@@ -108,15 +108,17 @@ impl World {
         w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
         w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
         w.queue_area = self.ports.iter().map(|p| p.queue_area(now)).collect();
-        w.port_departed_bits = self.ports.iter().map(|p| p.departed_bits).collect();
+        w.port_departed_bits = self.ports.iter().map(|p| p.bits_sent_at(now)).collect();
         for p in &mut self.ports {
             p.queue.window_max = p.buffer.len();
         }
         for g in &mut self.gateways {
             g.open_window(now);
         }
-        // Delay distributions count from here (the cell transfer delay checks the time itself).
+        // Delay distributions count from here (the cell transfer delay checks the time itself):
+        // the end-to-end delays of the units delivered after the books above were read.
         for v in &mut self.vcs {
+            v.delay.reset();
             if let super::Ends::Tcp(t) = &mut v.ends {
                 t.ack_times.stats.reset();
             }

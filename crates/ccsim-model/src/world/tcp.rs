@@ -6,7 +6,7 @@
 
 use super::vc::Ends;
 use super::{Event, World};
-use crate::cell::Cell;
+use crate::cell::{Cell, Stamp};
 use crate::ids::VcId;
 
 impl World {
@@ -93,13 +93,13 @@ impl World {
     }
 
     /// A PDU enters the adapter, its cells stamped with the time they were queued (the cell transfer
-    /// delay's start, `crate::delays`). Over ABR they wait for the source (the count is returned for
+    /// delay's start, `Cell::queued`). Over ABR they wait for the source (the count is returned for
     /// `adapter_queued`); over CT they enter the access port at once.
     fn adapter_take(&mut self, v: VcId, frame: &[Cell]) -> u64 {
         let now = self.now;
         let stamped = frame.iter().map(|&c| {
             let mut c = c;
-            c.stamp(now);
+            c.set_queued(Stamp::of(now));
             c
         });
         if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
@@ -126,10 +126,15 @@ impl World {
             }
         }
         for c in frame {
+            let vc = &mut self.vcs[v.index()];
             vc.books.fwd_sent += 1;
             vc.books.data_sent += 1;
             vc.books.count_drop(c);
             self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
+            if self.trace.is_some() {
+                let why = crate::trace::TraceReason::Port(crate::port::DropReason::FrameDiscard);
+                self.trace_offered(port, c, self.now, why);
+            }
         }
     }
 

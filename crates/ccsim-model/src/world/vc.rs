@@ -1,5 +1,6 @@
 //! A connection (VC) as the world keeps it: its route as ports by hop, what sits at its two
-//! ends, its source edge's state, and its end-to-end books for the conservation check.
+//! ends, its source edge's state, its end-to-end books for the conservation check, and the
+//! delays of what it delivered.
 //!
 //! Plain data with read-only helpers; the rooms of `world/` change it, nothing here schedules.
 
@@ -77,6 +78,9 @@ pub struct Vc {
     /// Cell transfer delays of its data cells in the window (credit-controlled and TCP-over-ABR
     /// connections, whose adapters stamp their cells).
     pub ctd: Option<Box<crate::delays::DelayStats>>,
+    /// End-to-end delays of the units it delivered in the window: data cells, or a TCP
+    /// connection's segments (`crate::delays::FlowDelay`).
+    pub delay: crate::delays::FlowDelay,
 }
 
 impl Vc {

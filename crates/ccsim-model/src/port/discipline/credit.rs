@@ -19,7 +19,7 @@
 //! first [RECON]. A held discipline: a BSU that restores credit to an idle port kicks it.
 
 use super::{HeldOrder, Next};
-use crate::cell::Cell;
+use crate::cell::{Cell, Stamp};
 use crate::ids::VcId;
 use ccsim_engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -119,7 +119,7 @@ pub struct Credit {
     /// The time of the pending `Credit` event (a later one supersedes it).
     pub event_at: Option<SimTime>,
     /// A source adapter: each data cell arrives stamped with the time it was queued and leaves
-    /// stamped with the time it reached the head of its queue (`crate::delays`).
+    /// stamped with the time it reached the head of its queue (`Cell::queued`).
     pub stamp_heads: bool,
     pub stats: CreditStats,
 }
@@ -329,7 +329,7 @@ impl HeldOrder for Credit {
         self.sent = true;
         if self.stamp_heads {
             // It became the head when it was queued or when the cell before it left.
-            cell.stamp(cell.stamped_at().max(c.last_pop));
+            cell.set_queued(Stamp::of(cell.queued().at(now).max(c.last_pop)));
             c.last_pop = now;
         }
         c.tx += 1;

@@ -46,7 +46,7 @@ pub use scfq::Scfq;
 pub use strict_priority::StrictPriority;
 
 use super::{DropReason, InFlight, Port};
-use crate::cell::Cell;
+use crate::cell::{Cell, CellKind, Stamp};
 use ccsim_engine::SimTime;
 
 /// How a port orders its cells.
@@ -182,6 +182,24 @@ impl Held {
 }
 
 impl Port {
+    /// The bits this port has put on its link by `now` (brought up to `now`): its finished
+    /// transmissions (`departed_bits`) and the part of the one in progress already sent. Over a
+    /// window, the difference of two readings is the link's busy time × its rate exactly, so a
+    /// utilisation never exceeds 1 (counting finished transmissions alone, a window could gain a
+    /// whole transmission begun before it).
+    pub fn bits_sent_at(&self, now: SimTime) -> f64 {
+        let rate = self.rate_bps() as f64 / ccsim_engine::PS_PER_SEC as f64;
+        let in_progress = match &self.discipline {
+            AnyDiscipline::Fifo => self.buffer.head().map(|t| (t.departure, t.size as f64 * 8.0)),
+            AnyDiscipline::Held(h) => h.in_service.as_ref().map(|c| (h.service_end, c.bits() as f64)),
+        };
+        let partial = match in_progress {
+            Some((end, bits)) if end > now => (bits - end.saturating_since(now).as_ps() as f64 * rate).max(0.0),
+            _ => 0.0,
+        };
+        self.departed_bits as f64 + partial
+    }
+
     /// A GFR VC's MCR (cells/s) weighs it here: in a WBA policy (W_i = MCR / link cell rate) and
     /// in an SCFQ discipline (w_i = MCR). Ports that use no weights ignore it.
     pub fn set_vc_weight(&mut self, vc: crate::ids::VcId, mcr: f64) {
@@ -273,7 +291,11 @@ impl Port {
     fn start_next(&mut self, now: SimTime) -> Option<SimTime> {
         let AnyDiscipline::Held(h) = &mut self.discipline else { unreachable!("FIFO ports do not hold") };
         match h.order.next(now) {
-            Next::Cell(c) => {
+            Next::Cell(mut c) => {
+                // A forward data item on its source's access link (hop 0) leaves its source now.
+                if c.hop == 0 && c.kind == CellKind::Data {
+                    c.set_sent(Stamp::of(now));
+                }
                 h.wake = None;
                 h.in_service = Some(c);
                 h.service_end = now + self.clock.tx_time(c.bits());

@@ -27,6 +27,9 @@ impl World {
                 let vc = &mut self.vcs[v];
                 vc.edge.as_deref_mut().expect("checked").on_backward_rd(self.now, &rd);
                 vc.books.bwd_delivered += 1;
+                if self.trace.is_some() {
+                    self.trace_deliver_bwd(&rd, self.now);
+                }
                 // A new ER may release ACKs or move the next release.
                 self.on_edge_release(cell.vc);
             }
@@ -51,6 +54,10 @@ impl World {
         self.pass_forward(1, cell);
         if let Some(rd) = rd {
             self.vcs[cell.vc.index()].books.fwd_sent += 1;
+            if self.trace.is_some() {
+                let out = self.vcs[cell.vc.index()].fwd_ports[1];
+                self.trace_send_by(&rd, self.now, out);
+            }
             self.forward_rd(1, rd);
         }
     }

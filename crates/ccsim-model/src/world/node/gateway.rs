@@ -72,6 +72,9 @@ impl World {
         packet.flags.set(Flags::QBIT, false);
         let gw = &mut self.gateways[g];
         let n = gw.segment(now, &packet, node as u16);
+        if self.trace.is_some() {
+            self.trace_gateway_entry(node, &packet, n);
+        }
         let books = &mut self.vcs[v.index()].books;
         if n == 0 {
             books.count_drop(&packet);
@@ -94,6 +97,10 @@ impl World {
     /// on to the LAN.
     fn leave_abr(&mut self, g: usize, node: usize, cell: Cell) {
         let rebuilt = self.gateways[g].reassemble(&cell);
+        if self.trace.is_some() {
+            let packet = rebuilt.and_then(|(p, _)| p);
+            self.trace_gateway_exit(node, &cell, packet.as_ref());
+        }
         let books = &mut self.vcs[cell.vc.index()].books;
         books.fwd_delivered += 1;
         books.data_delivered += 1;
@@ -147,6 +154,9 @@ impl World {
     fn send_icmp(&mut self, g: usize, msg: Cell) {
         let Some(lan) = self.gateways[g].lan_port else { return };
         self.vcs[msg.vc.index()].books.bwd_sent += 1;
+        if self.trace.is_some() {
+            self.trace_send_by(&msg, self.now, lan);
+        }
         debug_assert_eq!(ip_length(&msg), 46, "a minimum frame");
         self.enqueue(lan, msg);
     }
@@ -156,6 +166,9 @@ impl World {
     /// medium toward the gateway).
     fn icmp_arrived(&mut self, g: usize, msg: Cell) {
         self.vcs[msg.vc.index()].books.bwd_delivered += 1;
+        if let (true, Some(lan)) = (self.trace.is_some(), self.gateways[g].lan_port) {
+            self.trace_deliver_by(&msg, self.now, lan);
+        }
         if msg.flags.get(Flags::CI) {
             let Some(port) = self.gateways[g].medium else { return };
             if let Some(medium) = self.ports[port.index()].lan_medium_mut() {

@@ -7,21 +7,26 @@
 
 use crate::cell::{Cell, CellKind};
 use crate::world::{Ends, World};
+use ccsim_engine::SimTime;
 
 impl World {
     /// A cell arrived at a host: the end of its route in its direction.
     #[inline(always)]
     pub(in crate::world) fn at_host(&mut self, cell: Cell) {
         if cell.is_forward() {
-            self.at_destination(cell);
+            self.at_destination(cell, self.now);
         } else {
             self.at_source(cell);
         }
     }
 
-    /// A forward cell at its VC's destination host.
-    #[inline]
-    fn at_destination(&mut self, cell: Cell) {
+    /// A forward cell at its VC's destination host, arrived at `at`: now, or earlier for the data
+    /// cells a lazy sink delivers in a batch (`World::drain_sink`), which only count them.
+    ///
+    /// Each unit the destination counts is timed from its `sent` stamp (`crate::delays::FlowDelay`):
+    /// a cell source's data cell here, a TCP segment when its frame is complete.
+    #[inline(always)]
+    pub(in crate::world) fn at_destination(&mut self, cell: Cell, at: SimTime) {
         let vc = &mut self.vcs[cell.vc.index()];
         if vc.credit {
             // The destination's adapter is the last hop's receiver: it forwards every cell at once.
@@ -30,15 +35,24 @@ impl World {
         }
         let vc = &mut self.vcs[cell.vc.index()];
         if let (Some(ctd), CellKind::Data, true) = (vc.ctd.as_mut(), cell.kind, self.now >= self.measure.window_start) {
-            ctd.record(cell.stamped_at(), self.now);
+            ctd.record(cell.queued().at(at), at);
         }
         vc.books.fwd_delivered += 1;
+        if self.trace.is_some() {
+            self.trace_deliver_fwd(&cell, at);
+        }
+        let vc = &mut self.vcs[cell.vc.index()];
         if cell.kind == CellKind::Data {
             vc.books.data_delivered += 1;
         }
         let brm = match &mut vc.ends {
             // The far gateway is the destination end system of its ABR connection (`Trunk`).
-            Ends::Abr { dest, .. } | Ends::Trunk { dest, .. } => dest.on_cell(&cell),
+            Ends::Abr { dest, .. } | Ends::Trunk { dest, .. } => {
+                if cell.kind == CellKind::Data {
+                    vc.delay.record(cell.sent().age(at));
+                }
+                dest.on_cell(&cell)
+            }
             // TCP over ABR: the destination end system turns the FRM around.
             Ends::Tcp(t) if cell.kind == CellKind::Frm => t.abr.as_mut().and_then(|a| a.dest.on_cell(&cell)),
             Ends::Tcp(t) => {
@@ -46,13 +60,20 @@ impl World {
                     a.dest.on_cell(&cell);
                 }
                 let mut bwd = std::mem::take(&mut self.scratch_bwd);
-                t.on_data_cell(self.now, &cell, &mut bwd);
+                if let Some(sent) = t.on_data_cell(self.now, &cell, &mut bwd) {
+                    vc.delay.record(sent.age(self.now));
+                }
                 self.tcp_emit(cell.vc, &mut bwd, false);
                 self.scratch_bwd = bwd;
                 self.schedule_tcp(cell.vc);
                 None
             }
-            Ends::Vbr(_) => None,
+            Ends::Vbr(_) => {
+                if cell.kind == CellKind::Data {
+                    vc.delay.record(cell.sent().age(at));
+                }
+                None
+            }
         };
         if let Some(brm) = brm {
             self.send_backward(cell.vc, brm);
@@ -66,6 +87,10 @@ impl World {
         let v = cell.vc;
         let vc = &mut self.vcs[v.index()];
         vc.books.bwd_delivered += 1;
+        if self.trace.is_some() {
+            self.trace_deliver_bwd(&cell, self.now);
+        }
+        let vc = &mut self.vcs[v.index()];
         match &mut vc.ends {
             Ends::Abr { .. } if vc.lazy_source => {
                 // Arrivals run before a source's wake-up at the same time (the event order): an

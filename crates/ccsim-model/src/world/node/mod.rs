@@ -92,6 +92,9 @@ impl World {
     fn arrive_over_lossy_link(&mut self, p: PortId, cell: Cell) {
         let port = &mut self.ports[p.index()];
         if port.loss.as_mut().expect("a lossy link").lose() {
+            if self.trace.is_some() {
+                self.trace_port(crate::trace::TraceEvent::Drop, &cell, self.now, p, crate::trace::TraceReason::LinkLoss);
+            }
             return self.vcs[cell.vc.index()].books.count_drop(&cell);
         }
         let kind = self.nodes[port.to.index()].kind;

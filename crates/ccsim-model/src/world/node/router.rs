@@ -39,6 +39,10 @@ impl World {
         if last {
             vc.books.fwd_delivered += 1;
             vc.books.bwd_sent += 1;
+            if self.trace.is_some() {
+                self.trace_turnaround(out, &rd);
+            }
+            let vc = &mut self.vcs[rd.vc.index()];
             // It arrives back at this router as if from the next hop: the node's own kind
             // handles it (an edge that is also the last router keeps it).
             rd.kind = CellKind::RdBwd;

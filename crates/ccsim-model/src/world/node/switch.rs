@@ -9,6 +9,7 @@ use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::PortId;
 use crate::policer::Verdict;
 use crate::port::DropReason;
+use crate::trace::{TraceEvent, TraceReason};
 use crate::world::{Event, World};
 use ccsim_engine::SimDuration;
 
@@ -41,9 +42,7 @@ impl World {
                 if cell.kind == CellKind::Frm {
                     scheme.on_frm(cell.vc, &cell, &view);
                 } else if cell.kind == CellKind::Data && !scheme.admit(&cell, &view) {
-                    port.buffer.reject(cell.vc, DropReason::Selective);
-                    self.vcs[v].books.count_drop(&cell);
-                    return;
+                    return self.refuse_selective(out, cell);
                 }
             }
             // `view` above brought the port up to now.
@@ -59,6 +58,18 @@ impl World {
                 }
             }
             self.pass_backward(node, cell);
+        }
+    }
+
+    /// The scheme of port `out` refused a data cell (DEBRA's selective discard): the port and the
+    /// VC's books count the drop. Out of line: drops are rare.
+    #[cold]
+    #[inline(never)]
+    fn refuse_selective(&mut self, out: PortId, cell: Cell) {
+        self.ports[out.index()].buffer.reject(cell.vc, DropReason::Selective);
+        self.vcs[cell.vc.index()].books.count_drop(&cell);
+        if self.trace.is_some() {
+            self.trace_port(TraceEvent::Drop, &cell, self.now, out, TraceReason::Port(DropReason::Selective));
         }
     }
 
@@ -81,6 +92,9 @@ impl World {
             Verdict::Drop => {
                 self.ports[out.index()].buffer.reject(cell.vc, DropReason::Policed);
                 vc.books.count_drop(cell);
+                if self.trace.is_some() {
+                    self.trace_port(TraceEvent::Drop, cell, self.now, out, TraceReason::Port(DropReason::Policed));
+                }
                 false
             }
         }

@@ -1,0 +1,284 @@
+//! The per-item event trace (issue #16): every `send`, `enqueue`, `drop` and `deliver` of the
+//! traced flows' cells and packets, as columns.
+//!
+//! The world records a row where its books count the item (`world/trace.rs` names the hooks);
+//! this type only holds the rows, filters them by flow and time, and keeps the memory limit.
+//! Off, a world holds no `Trace` and every hook is one test of an `Option`.
+//!
+//! Rows are appended in the order the engine runs them, which is not time order: a lazy sink
+//! delivers its cells late in a batch (each at its own arrival time), a lazy source generates its
+//! emissions late, and the windowed mode runs one node a window ahead of another. `finish`
+//! sorts them once, by every column (time first), so the trace is one canonical table whatever
+//! the engine's mode: simultaneous rows come in the order of their columns, not of the run.
+//!
+//! The memory limit: rows take `ROW_BYTES` each; once `max_rows` are held, recording stops and
+//! the trace is cut. Because rows arrive out of time order, the cut is taken at the earliest time
+//! of a row that was refused (`cut`): `finish` keeps exactly the rows before it, so a cut trace
+//! holds every event of its flows before `cut` and nothing after.
+
+use crate::cell::{Cell, CellKind};
+use crate::port::DropReason;
+use ccsim_engine::SimTime;
+
+/// What happened to an item.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum TraceEvent {
+    /// It left its end host (source or, going back, destination) or an edge that creates items
+    /// (an RD packet at its source edge, a gateway's cells): the books' `sent`.
+    Send = 0,
+    /// An output port accepted it into its buffer.
+    Enqueue = 1,
+    /// It was refused or discarded, with a reason (the books' `dropped`).
+    Drop = 2,
+    /// The end that counts it took it (the books' `delivered`).
+    Deliver = 3,
+}
+
+impl TraceEvent {
+    pub const NAMES: [&'static str; 4] = ["send", "enqueue", "drop", "deliver"];
+}
+
+/// Why a traced item was dropped: a port buffer's reasons (`DropReason`) and the others.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TraceReason {
+    /// Not a drop.
+    None,
+    /// A port's reason: `DropReason as u8 + 1`.
+    Port(DropReason),
+    /// A lossy link lost it (`link.loss`).
+    LinkLoss,
+    /// An HG-RCP gateway's ABR-SAP buffer had no room for the packet.
+    GatewayFull,
+}
+
+impl TraceReason {
+    /// Null, the port reasons in `DropReason::ALL` order, then the others.
+    pub const NAMES: [&'static str; 9] =
+        ["", "overflow", "selective", "frame_discard", "partial_discard", "early", "policed", "link_loss", "gateway_full"];
+
+    #[inline]
+    pub fn code(self) -> u8 {
+        match self {
+            TraceReason::None => 0,
+            TraceReason::Port(r) => r.index() as u8 + 1,
+            TraceReason::LinkLoss => DropReason::COUNT as u8 + 1,
+            TraceReason::GatewayFull => DropReason::COUNT as u8 + 2,
+        }
+    }
+}
+
+/// The names of the `kind` column's codes (`CellKind as u8`).
+pub const KIND_NAMES: [&str; 7] = ["rd_fwd", "data", "frm", "brm", "ack", "rd_bwd", "icmp"];
+
+/// Bytes a row takes in the columns (the memory limit's unit).
+pub const ROW_BYTES: u64 = 8 + 1 + 4 + 4 + 1 + 2 + 2 + 1;
+
+/// Which rows to keep.
+#[derive(Clone, Debug)]
+pub struct TraceSpec {
+    /// Per VC, whether its rows are kept (empty: every VC).
+    pub flows: Vec<bool>,
+    /// Rows at `from <= time < to`.
+    pub from: SimTime,
+    pub to: SimTime,
+    /// The most rows held (`max_mb` / `ROW_BYTES`).
+    pub max_rows: u64,
+}
+
+/// The trace's columns. `place` is a port index for rows at a port (enqueue, drops at a port or
+/// its link), else `ports + node index` (send and deliver at a host, an edge, a gateway).
+#[derive(Clone, Debug)]
+pub struct Trace {
+    spec: TraceSpec,
+    pub time_ps: Vec<u64>,
+    pub event: Vec<u8>,
+    pub vc: Vec<u32>,
+    pub place: Vec<u32>,
+    pub kind: Vec<u8>,
+    pub frame: Vec<u16>,
+    pub size: Vec<u16>,
+    pub reason: Vec<u8>,
+    /// The earliest time of a row refused for the memory limit: the trace is complete before it.
+    pub cut: Option<SimTime>,
+    /// The rows are in time order (as recorded), and in `finish`'s order (after it).
+    sorted: bool,
+    canonical: bool,
+}
+
+impl Trace {
+    pub fn new(spec: TraceSpec) -> Trace {
+        Trace {
+            spec,
+            time_ps: Vec::new(),
+            event: Vec::new(),
+            vc: Vec::new(),
+            place: Vec::new(),
+            kind: Vec::new(),
+            frame: Vec::new(),
+            size: Vec::new(),
+            reason: Vec::new(),
+            cut: None,
+            sorted: true,
+            canonical: true,
+        }
+    }
+
+    pub fn spec(&self) -> &TraceSpec {
+        &self.spec
+    }
+
+    pub fn len(&self) -> usize {
+        self.time_ps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.time_ps.is_empty()
+    }
+
+    /// Whether the rows are sorted (`finish` ran after the last row).
+    pub fn is_finished(&self) -> bool {
+        self.canonical
+    }
+
+    /// Records a row if its flow and time are traced and the limit allows.
+    pub fn record(&mut self, ev: TraceEvent, cell: &Cell, t: SimTime, place: u32, reason: TraceReason) {
+        let s = &self.spec;
+        if t < s.from || t >= s.to || (!s.flows.is_empty() && !s.flows[cell.vc.index()]) {
+            return;
+        }
+        if self.cut.is_some() || self.time_ps.len() as u64 >= s.max_rows {
+            self.cut = Some(self.cut.map_or(t, |c| c.min(t)));
+            return;
+        }
+        if self.time_ps.len() == self.time_ps.capacity() {
+            self.grow();
+        }
+        self.sorted &= self.time_ps.last().is_none_or(|&l| l <= t.as_ps());
+        self.canonical = false;
+        self.time_ps.push(t.as_ps());
+        self.event.push(ev as u8);
+        self.vc.push(cell.vc.0);
+        self.place.push(place);
+        self.kind.push(cell.kind as u8);
+        self.frame.push(cell.frame);
+        self.size.push(cell.size);
+        self.reason.push(reason.code());
+    }
+
+    /// Room for more rows: doubling, but never past `max_rows`, so the columns never hold more
+    /// than the limit allows.
+    #[cold]
+    fn grow(&mut self) {
+        let len = self.time_ps.len();
+        let more = len.max(4096).min((self.spec.max_rows as usize).saturating_sub(len)).max(1);
+        self.time_ps.reserve_exact(more);
+        self.event.reserve_exact(more);
+        self.vc.reserve_exact(more);
+        self.place.reserve_exact(more);
+        self.kind.reserve_exact(more);
+        self.frame.reserve_exact(more);
+        self.size.reserve_exact(more);
+        self.reason.reserve_exact(more);
+    }
+
+    /// Sorts the rows by (time, flow, event, place, kind, reason, frame, size) and, if the trace
+    /// was cut, keeps only the rows before the cut. Idempotent.
+    pub fn finish(&mut self) {
+        if self.canonical {
+            return;
+        }
+        self.canonical = true;
+        if let Some(cut) = self.cut {
+            let keep: Vec<usize> = (0..self.len()).filter(|&i| self.time_ps[i] < cut.as_ps()).collect();
+            if keep.len() < self.len() {
+                self.permute(&keep);
+            }
+        }
+        // The order: (time, flow, event, place, kind) packed into one u128, then (frame, size,
+        // reason); rows equal in all of them are equal. Sorting packed keys in one array is several
+        // times faster than comparing columns through an index.
+        let packed = |i: usize| -> u128 {
+            (self.time_ps[i] as u128) << 64
+                | (self.vc[i] as u128 & 0xff_ffff) << 40
+                | (self.event[i] as u128 & 3) << 38
+                | (self.place[i] as u128 & 0x7ff_ffff) << 11
+                | (self.kind[i] as u128 & 7) << 8
+                | self.reason[i] as u128
+        };
+        let rest = |i: usize| (self.frame[i], self.size[i]);
+        let mut keys: Vec<(u128, u32)> = (0..self.len()).map(|i| (packed(i), i as u32)).collect();
+        let in_order = keys.windows(2).all(|w| (w[0].0, rest(w[0].1 as usize)) <= (w[1].0, rest(w[1].1 as usize)));
+        if !in_order {
+            keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| rest(a.1 as usize).cmp(&rest(b.1 as usize))));
+            let order: Vec<usize> = keys.iter().map(|&(_, i)| i as usize).collect();
+            drop(keys);
+            self.permute(&order);
+        }
+        self.sorted = true;
+    }
+
+    /// Keeps the rows `order` names, in that order.
+    fn permute(&mut self, order: &[usize]) {
+        fn take<T: Copy>(v: &mut Vec<T>, order: &[usize]) {
+            *v = order.iter().map(|&i| v[i]).collect();
+        }
+        take(&mut self.time_ps, order);
+        take(&mut self.event, order);
+        take(&mut self.vc, order);
+        take(&mut self.place, order);
+        take(&mut self.kind, order);
+        take(&mut self.frame, order);
+        take(&mut self.size, order);
+        take(&mut self.reason, order);
+    }
+}
+
+/// Whether a kind travels forward (source to destination): the trace's direction, for the
+/// books' forward and backward counts.
+pub fn is_forward_kind(kind: u8) -> bool {
+    kind <= CellKind::Frm as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::VcId;
+
+    fn spec(max_rows: u64) -> TraceSpec {
+        TraceSpec { flows: vec![true, false], from: SimTime::from_ps(10), to: SimTime::from_ps(100), max_rows }
+    }
+
+    #[test]
+    fn rows_outside_the_flows_or_the_times_are_not_kept() {
+        let mut t = Trace::new(spec(100));
+        let (a, b) = (Cell::data(VcId(0)), Cell::data(VcId(1)));
+        for ps in [5, 10, 50, 99, 100] {
+            t.record(TraceEvent::Send, &a, SimTime::from_ps(ps), 0, TraceReason::None);
+            t.record(TraceEvent::Send, &b, SimTime::from_ps(ps), 0, TraceReason::None);
+        }
+        assert_eq!(t.time_ps, vec![10, 50, 99]);
+        assert!(t.vc.iter().all(|&v| v == 0));
+    }
+
+    /// Rows recorded out of order come out sorted; past the limit the trace keeps exactly the
+    /// rows before the earliest refused one.
+    #[test]
+    fn finish_sorts_and_a_cut_keeps_everything_before_the_earliest_refused_row() {
+        let mut t = Trace::new(spec(3));
+        let a = Cell::data(VcId(0));
+        for ps in [50, 20, 60, 40, 30] {
+            t.record(TraceEvent::Deliver, &a, SimTime::from_ps(ps), 0, TraceReason::None);
+        }
+        assert_eq!(t.cut, Some(SimTime::from_ps(30)));
+        t.finish();
+        assert_eq!(t.time_ps, vec![20]);
+        let mut t = Trace::new(spec(10));
+        for ps in [50, 20, 60, 40, 30] {
+            t.record(TraceEvent::Drop, &a, SimTime::from_ps(ps), 3, TraceReason::Port(DropReason::Overflow));
+        }
+        t.finish();
+        assert_eq!(t.time_ps, vec![20, 30, 40, 50, 60]);
+        assert!(t.reason.iter().all(|&r| TraceReason::NAMES[r as usize] == "overflow"));
+    }
+}
