@@ -3,23 +3,13 @@
 //! guarantees. The access hop has a 1 ms delay; the egress hop 1 µs, so that only the access
 //! hop's Policy_Limit can limit the connection.
 
+mod common;
+
+use common::ct_one_hop as scenario;
 use serde_json::{json, Value};
 
 const CELL_S: f64 = 424.0 / 10e6;
 const LINK_CELLS_PER_S: f64 = 10e6 / 424.0;
-
-fn scenario(credit: Value) -> Value {
-    json!({
-        "name": "test/ct",
-        "run": {"duration": "3s", "measure_from": "1s"},
-        "measure": {"interval": "0s"},
-        "defaults": {"link_rate": "10Mbps", "link_delay": "1ms", "buffer": "100000cells", "host_buffer": "100000cells",
-                     "tcp": {"variant": "reno", "mss": "1460B", "window": "2000000B"}},
-        "switch": [{"name": "SW1"}],
-        "connection": [{"name": "T", "route": ["SW1"], "egress": {"delay": "1us"}}],
-        "credit": credit,
-    })
-}
 
 fn run(s: &Value) -> Value {
     let v = run_lossy(s);

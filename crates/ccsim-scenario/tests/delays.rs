@@ -121,16 +121,7 @@ fn a_tcp_frame_over_atm_is_timed_from_its_first_cell_to_its_last() {
 /// switch: 33 cell times + 1.001 ms.
 #[test]
 fn a_frame_over_credit_controlled_hops_is_timed_from_its_transmission() {
-    let s = json!({
-        "name": "test/delay-ct",
-        "run": {"duration": "3s", "measure_from": "1s"},
-        "measure": {"interval": "0s"},
-        "defaults": {"link_rate": "10Mbps", "link_delay": "1ms", "buffer": "100000cells", "host_buffer": "100000cells",
-                     "tcp": {"variant": "reno", "mss": "1460B", "window": "2000000B"}},
-        "switch": [{"name": "SW1"}],
-        "connection": [{"name": "T", "route": ["SW1"], "egress": {"delay": "1us"}}],
-        "credit": {"n2": 32, "policy_limit": 200},
-    });
+    let s = common::ct_one_hop(json!({"n2": 32, "policy_limit": 200}));
     let v = run_json(&s);
     let c = &v["connections"][0];
     assert!(f(&c["ctd_mean_ms"]) < f(&c["delay_mean_ms"]), "cells, not frames, and from the head of the adapter's queue");

@@ -5,6 +5,22 @@ use ccsim_scenario::{Adjustments, Format, Run};
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// One TCP connection host -> SW1 -> destination at 10 Mb/s whose hops are credit-controlled
+/// (`credit`): a 1 ms access hop and a 1 µs egress hop, so that only the access hop's
+/// Policy_Limit can limit it; 3 s, measured from 1 s.
+pub fn ct_one_hop(credit: Value) -> Value {
+    serde_json::json!({
+        "name": "test/ct",
+        "run": {"duration": "3s", "measure_from": "1s"},
+        "measure": {"interval": "0s"},
+        "defaults": {"link_rate": "10Mbps", "link_delay": "1ms", "buffer": "100000cells", "host_buffer": "100000cells",
+                     "tcp": {"variant": "reno", "mss": "1460B", "window": "2000000B"}},
+        "switch": [{"name": "SW1"}],
+        "connection": [{"name": "T", "route": ["SW1"], "egress": {"delay": "1us"}}],
+        "credit": credit,
+    })
+}
+
 pub fn preset_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../python/ccsim/presets")
 }
