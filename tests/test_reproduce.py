@@ -132,3 +132,13 @@ def test_report_tables_fold_and_numbers_show_their_precision():
     html = C.html_table(rows, [("quantity", "quantity")])
     assert html.startswith("<details><summary>40 rows, 4 outside their tolerance</summary><table>")
     assert C.html_table(rows[:5], [("quantity", "quantity")]).startswith("<table>")
+
+
+def test_units_are_read_by_the_scenario_loaders_parser():
+    """One parser for units: the reproductions read durations and rates exactly as scenarios do."""
+    from ccsim.reproductions import _common as C
+
+    assert C.rate_mbps("155.52Mbps") == 155.52 and C.rate_mbps("10000cells/s") == pytest.approx(4.24)
+    assert C.duration_ms("1.5ms") == 1.5 and C.duration_ms("2us") == pytest.approx(0.002)
+    with pytest.raises(ccsim.ScenarioError, match="unknown time unit 'parsecs'"):
+        C.duration_ms("5parsecs")

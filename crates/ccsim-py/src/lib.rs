@@ -256,11 +256,28 @@ fn trace_columns<'py>(py: Python<'py>, world: &ccsim_model::World, t: &ccsim_mod
     Ok(d)
 }
 
+/// A duration as the scenario format writes it ("1.5ms"), in seconds: the scenario loader's own
+/// parser, so Python reads units exactly as scenarios do (ScenarioError otherwise).
+#[pyfunction]
+fn duration_s(py: Python<'_>, text: &str) -> PyResult<f64> {
+    text.parse::<ccsim_scenario::units::Duration>()
+        .map(|d| d.0.as_secs_f64())
+        .map_err(|e| scenario_error(py, ScenarioError::new("", e)))
+}
+
+/// A rate as the scenario format writes it ("155.52Mbps", "10000cells/s"), in bits per second.
+#[pyfunction]
+fn rate_bps(py: Python<'_>, text: &str) -> PyResult<f64> {
+    text.parse::<ccsim_scenario::units::Rate>().map(|r| r.bps()).map_err(|e| scenario_error(py, ScenarioError::new("", e)))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(duration_s, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_bps, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_selftest, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())

@@ -119,10 +119,6 @@ def summary(paper: str, out: Any, mode: str, rows: list[dict[str, Any]], runs: i
 
 # --- units --------------------------------------------------------------------------------------
 
-_RATE = {"bps": 1e-6, "kbps": 1e-3, "mbps": 1.0, "gbps": 1e3, "cells/s": 424e-6}
-_TIME = {"s": 1e3, "ms": 1.0, "us": 1e-3, "µs": 1e-3, "ns": 1e-6, "ps": 1e-9}
-
-
 def _split(value: str) -> tuple[float, str]:
     m = re.fullmatch(r"\s*([-+0-9.eE]+)\s*([A-Za-zµ/]*)\s*", value)
     if not m:
@@ -131,17 +127,21 @@ def _split(value: str) -> tuple[float, str]:
 
 
 def rate_mbps(value: str | float) -> float:
+    """A rate in Mb/s: a number as it is, a string read by the scenario loader's own parser."""
     if isinstance(value, (int, float)):
         return float(value)
-    x, unit = _split(value)
-    return x * _RATE[unit.lower()]
+    from .. import _core
+
+    return _core.rate_bps(value) / 1e6
 
 
 def duration_ms(value: str | float) -> float:
+    """A duration in ms: a number as it is, a string read by the scenario loader's own parser."""
     if isinstance(value, (int, float)):
         return float(value)
-    x, unit = _split(value)
-    return x * _TIME[unit if unit == "µs" else unit.lower()]
+    from .. import _core
+
+    return _core.duration_s(value) * 1e3
 
 
 def to_unit(value: Any, unit: str | None) -> float:
