@@ -129,3 +129,17 @@ def test_write_in_vector_formats_or_without_plots(tmp_path, cli, env):
     p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--out", str(tmp_path / "x"), "--plot-format", "gif"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 2 and p.stderr.startswith("error: plot format: 'gif'") and not (tmp_path / "x").exists()
+
+
+def test_queue_plots_draw_the_buffer_a_queue_came_near():
+    import ccsim
+
+    r = ccsim.run("ficcrd/droptail", duration="20s", measure_from="10s")
+    ports = {p["name"]: p for p in r.summary()["ports"]}
+    assert ports["R11->R12"]["buffer_cells"] == 200 and ports["R10->R11"]["buffer_cells"] == 50
+    fig = _fig(plots.plot_queue(r, ports=["R11->R12", "R10->R11"]))
+    ax = fig.axes[0]
+    # The bottleneck filled its 200 packets: its limit is drawn; R10->R11 never came near its 50.
+    assert [l.get_ydata()[0] for l in ax.lines if len(l.get_xdata()) == 2] == [200]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "buffer size"
+    plt.close(fig)

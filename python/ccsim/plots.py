@@ -158,7 +158,13 @@ def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
         label, title = "queue length (packets)", "router queues"
     else:
         label, title = "queue length (cells)", "switch queues"
-    return _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)[0]
+    fig, ax, drawn = _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)
+    # A port's buffer size, where its queue came within a quarter of it (otherwise the line would
+    # flatten the queue's own scale).
+    near = {p["name"]: p["buffer_cells"] for p in result.data["ports"]
+            if p.get("buffer_cells") and p.get("max_queue_cells_run", p["max_queue_cells"]) >= 0.25 * p["buffer_cells"]}
+    _references(ax, drawn, near, "buffer size")
+    return fig
 
 
 def plot_received(result: "Result", sources: list[str] | None = None, ax=None):

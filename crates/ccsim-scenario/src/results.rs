@@ -238,6 +238,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         })
         .zip(world.ports.iter().filter(|p| p.at_switch))
         .map(|(mut v, port)| {
+            // The buffer's size, in the port's unit (what a queue plot draws its limit at).
+            v.as_object_mut().expect("an object").insert("buffer_cells".into(), json!(port.buffer.capacity()));
             // FICCRD's per-queue state at the end of the run (only where there is some).
             if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
                 let m = v.as_object_mut().expect("an object");
