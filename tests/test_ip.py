@@ -65,3 +65,23 @@ def test_ficcrd_traces_stay_in_their_ranges():
         assert group["mapr_mbps"].min() >= 0
         assert group["mapr_mbps"].max() <= rates[port[0]] + 1e-9
     assert r.summary()["conservation_ok"] is True
+
+
+def test_red_average_is_a_series():
+    """RED's average queue as a series (`Result.red_avg`, recorded with measure.queue): on the RED
+    dumbbell it stays between the thresholds, and over 20 s its mean is the mean of what it
+    averages, the waiting queue arriving packets see (the mean queue less the packet being sent:
+    a busy link always has one), within 10 %."""
+    import polars as pl
+
+    r = ccsim.run("examples/scenarios/tcp-red-dumbbell.toml", duration="30s", measure_from="10s")
+    avg = r.red_avg.filter((pl.col("port") == "R1->R2") & (pl.col("time_s") >= 10))["red_avg"]
+    assert avg.len() > 1000 and 10 <= avg.mean() <= 30
+    port = next(p for p in r.summary()["ports"] if p["name"] == "R1->R2")
+    link = next(l for l in r.summary()["links"] if l["name"] == "bottleneck (R1->R2)")
+    waiting = port["mean_queue_cells"] - link["utilization"]
+    assert abs(avg.mean() - waiting) < 0.1 * waiting, (avg.mean(), waiting)
+    # Drop-tail ports have no such series.
+    tail = ccsim.run("examples/scenarios/tcp-red-dumbbell.toml", duration="2s", measure_from="1s",
+                     set={"router[0].queue": {"type": "drop_tail"}})
+    assert tail.red_avg.height == 0

@@ -68,6 +68,7 @@ SERIES_COLUMNS = {
     "mapr": ("port", "mapr_mbps"),
     "dpf": ("port", "dpf"),
     "gateway_queue": ("gateway", "queue_cells"),
+    "red_avg": ("port", "red_avg"),
 }
 
 
@@ -186,6 +187,12 @@ class Result:
         return self._tcp_series("mapr")
 
     @cached_property
+    def red_avg(self) -> pl.DataFrame:
+        """A RED port's average queue (packets), sampled: the value its last arrival left (RED
+        updates the average on arrivals), recorded with `measure.queue`."""
+        return self._tcp_series("red_avg")
+
+    @cached_property
     def dpf(self) -> pl.DataFrame:
         """FICCRD's down-pressure factor per controlled router port at the sampled queue."""
         return self._tcp_series("dpf")
@@ -260,7 +267,7 @@ class Result:
 
     TABLES = (
         "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
-        "timeouts", "goodput", "mapr", "dpf", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
+        "timeouts", "goodput", "mapr", "dpf", "red_avg", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
     )
 
     def table(self, name: str, backend: str = "polars"):

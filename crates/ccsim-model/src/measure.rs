@@ -81,6 +81,8 @@ pub struct Recordings {
     pub dpf: Series,
     /// An HG-RCP gateway's ABR-SAP buffer, cells (keys index `World::gateways`).
     pub gateway_queue: Series,
+    /// A RED port's average queue (packets) as its last arrival left it (keys index `World::ports`).
+    pub red_avg: Series,
 }
 
 /// Counter values captured when the measurement window opens.

@@ -60,6 +60,7 @@ pub fn series_columns<'a>(world: &'a World, names: &'a Names) -> Vec<SeriesColum
         by_vc("timeouts", "connection", "timeouts", &r.timeouts),
         by_port("mapr", "port", "mapr_mbps", &r.mapr),
         by_port("dpf", "port", "dpf", &r.dpf),
+        by_port("red_avg", "port", "red_avg", &r.red_avg),
         SeriesColumns { name: "gateway_queue", key_field: "gateway", value_field: "queue_cells", names: &names.gateways, series: &r.gateway_queue },
     ]
 }

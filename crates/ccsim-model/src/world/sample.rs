@@ -50,6 +50,9 @@ impl World {
             }
             if m.queue {
                 self.rec.queue.push(now, i, port.buffer.len() as f64);
+                if let Some(red) = &port.red {
+                    self.rec.red_avg.push(now, i, red.avg());
+                }
             }
             if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
                 self.rec.mapr.push(now, i, c.mapr / 1e6);
@@ -87,7 +90,8 @@ impl World {
             rows += if m.tcp && vc.tcp().is_some() { 8 } else { 0 };
         }
         for p in self.ports.iter().filter(|p| p.at_switch) {
-            rows += m.queue as u64 + m.utilization as u64 + 2 * p.control.as_ref().and_then(|c| c.ficcrd()).is_some() as u64;
+            rows += m.queue as u64 * (1 + p.red.is_some() as u64) + m.utilization as u64
+                + 2 * p.control.as_ref().and_then(|c| c.ficcrd()).is_some() as u64;
         }
         if m.queue {
             rows += self.gateways.iter().filter(|g| g.trunk.is_some()).count() as u64;
