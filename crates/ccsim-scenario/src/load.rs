@@ -67,7 +67,7 @@ pub fn load(text: &str, format: Format, adj: &Adjustments) -> Result<Scenario, S
 /// fields is reported where the user wrote it (`schemes.efci.q_hi`), not where it was copied.
 fn from_scheme_table(e: ScenarioError, swapped: Option<(String, serde_json::Map<String, Value>)>) -> ScenarioError {
     let Some((name, table)) = swapped else { return e };
-    let field = ["defaults.algorithm."].iter().find_map(|p| e.path.strip_prefix(p)).or_else(|| {
+    let field = e.path.strip_prefix("defaults.algorithm.").or_else(|| {
         let rest = e.path.strip_prefix("switch[")?;
         rest.split_once("].algorithm.").map(|(_, f)| f)
     });

@@ -58,11 +58,12 @@ impl World {
                 self.rec.mapr.push(now, i, c.mapr / 1e6);
                 self.rec.dpf.push(now, i, c.dpf_at(port.buffer.len() as f64));
             }
+            let bits = port.bits_sent_at(now);
             if m.utilization && now > SimTime::ZERO {
-                let sent = port.bits_sent_at(now) - self.last_port_bits[i];
+                let sent = bits - self.last_port_bits[i];
                 self.rec.utilization.push(now, i, sent / (dt * port.rate_bps() as f64));
             }
-            self.last_port_bits[i] = port.bits_sent_at(now);
+            self.last_port_bits[i] = bits;
         }
         if m.queue {
             for (i, g) in self.gateways.iter().enumerate() {
