@@ -15,12 +15,21 @@ impl ScenarioError {
     }
 }
 
+/// Control characters (a key or value holding a newline) escaped: an error is one line.
+fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(char::is_control) {
+        s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect::<String>().into()
+    } else {
+        s.into()
+    }
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() || self.path == "." {
-            write!(f, "{}", self.message)
+            write!(f, "{}", one_line(&self.message))
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{}: {}", one_line(&self.path), one_line(&self.message))
         }
     }
 }

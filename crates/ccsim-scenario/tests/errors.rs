@@ -397,3 +397,12 @@ fn messages_name_the_field_in_user_terms() {
     let e = with("defaults.buffer", json!("4294967296cells")).to_string();
     assert_eq!(e, "defaults.buffer: '4294967296cells' is more than the largest count, 4294967295 cells");
 }
+
+#[test]
+fn an_error_is_one_line_whatever_the_keys_hold() {
+    let mut v = base();
+    v["run"]["\n"] = json!(1);
+    let e = err_of(v).to_string();
+    assert_eq!(e, "run.\\n: unknown field `\\n`, expected one of `duration`, `seed`, `replication`, `measure_from`");
+    assert!(!e.contains('\n'));
+}
