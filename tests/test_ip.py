@@ -81,6 +81,8 @@ def test_red_average_is_a_series():
     link = next(l for l in r.summary()["links"] if l["name"] == "bottleneck (R1->R2)")
     waiting = port["mean_queue_cells"] - link["utilization"]
     assert abs(avg.mean() - waiting) < 0.1 * waiting, (avg.mean(), waiting)
+    # Its thresholds are in the port's summary, for the queue plot's reference lines.
+    assert port["thresholds"] == {"red_min_th": 10.0, "red_max_th": 30.0}
     # Drop-tail ports have no such series.
     tail = ccsim.run("examples/scenarios/tcp-red-dumbbell.toml", duration="2s", measure_from="1s",
                      set={"router[0].queue": {"type": "drop_tail"}})

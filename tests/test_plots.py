@@ -2,6 +2,7 @@
 
 import matplotlib
 import matplotlib.pyplot as plt
+import polars as pl
 
 from ccsim import Result, plots
 
@@ -143,3 +144,37 @@ def test_queue_plots_draw_the_buffer_a_queue_came_near():
     assert [l.get_ydata()[0] for l in ax.lines if len(l.get_xdata()) == 2] == [200]
     assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "buffer size"
     plt.close(fig)
+
+
+def test_queue_plots_draw_the_drop_thresholds_a_queue_came_near():
+    import ccsim
+
+    r = ccsim.run("gfr/n-source-15-epd", duration="1s", measure_from="0s")
+    ports = {p["name"]: p for p in r.summary()["ports"]}
+    assert ports["SW1->SW2"]["thresholds"] == {"epd": 10800}
+    fig = _fig(plots.plot_queue(r, ports=["SW1->SW2"]))
+    ax = fig.axes[0]
+    # The EPD queue passed its threshold R (0.9 of 12,000 cells) and came near the buffer: both drawn.
+    assert sorted(l.get_ydata()[0] for l in ax.lines if len(l.get_xdata()) == 2) == [10800, 12000]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-2:] == ["buffer size", "drop thresholds"]
+    plt.close(fig)
+
+
+def test_loss_over_time_is_each_flows_cumulative_drops(tmp_path):
+    import ccsim
+
+    r = ccsim.run("gfr/n-source-15-epd", duration="1s", measure_from="0s")
+    lost = r.dropped
+    assert lost.height == r.received.height
+    for c in r.summary()["connections"]:
+        cells = lost.filter(pl.col("source") == c["name"]).sort("time_s")["cells"]
+        assert (cells.diff().drop_nulls() >= 0).all(), c["name"]
+        assert cells[-1] == c["drops"], c["name"]
+    assert lost["cells"].max() > 0
+    written = {p.name for p in plots.write_plots(r, tmp_path)}
+    assert "lost.png" in written
+    # No panel for a run that lost nothing.
+    quiet = ccsim.run("abr-benchmarks/two-sources", duration="20ms")
+    assert quiet.dropped["cells"].max() == 0
+    (tmp_path / "quiet").mkdir()
+    assert "lost.png" not in {p.name for p in plots.write_plots(quiet, tmp_path / "quiet")}

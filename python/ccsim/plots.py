@@ -28,8 +28,8 @@ _STYLES = ["-", "--", "-.", ":"]
 # pixels wide, so more points cannot show, and matplotlib's cost grows with them.
 _ENVELOPE_BINS = 1000
 # Fixed margins, room for the labels the panels have: a layout engine measures every label of
-# every figure first (~50 ms a figure).
-_MARGINS = dict(left=0.1, right=0.97, bottom=0.13, top=0.91)
+# every figure first (~50 ms a figure). The left margin holds five-digit ticks (12000 cells).
+_MARGINS = dict(left=0.125, right=0.97, bottom=0.13, top=0.91)
 
 
 def _group(name: str) -> str:
@@ -99,22 +99,31 @@ def _title(result: "Result", what: str) -> str:
     return f"{result.scenario.rsplit('/', 1)[-1]}, seed {result.seed}: {what}"
 
 
-def _references(ax, drawn: dict[str, dict], levels: dict[str, float], label: str) -> None:
-    """A thin dotted horizontal line per distinct (style, level) of the drawn names, in their
-    colour, and one legend entry for all of them."""
+DOTTED = (0, (1, 2))
+DASH_DOT = (0, (4, 2, 1, 2))
+
+
+def _references(ax, drawn: dict[str, dict], kinds: list[tuple[dict[str, list[float]], str, tuple]]) -> None:
+    """Thin horizontal reference lines: for each kind (levels per drawn name, its legend label,
+    its line style) one line per distinct (colour, level) in the name's colour, and one legend
+    entry per kind that drew any."""
     from matplotlib.lines import Line2D
 
-    seen = set()
-    for name, style in drawn.items():
-        level = levels.get(name)
-        if level is None or (style["color"], round(level, 9)) in seen:
-            continue
-        seen.add((style["color"], round(level, 9)))
-        ax.axhline(level, color=style["color"], linestyle=(0, (1, 2)), linewidth=0.9, alpha=0.8)
-    if seen:
-        handles, labels = ax.get_legend_handles_labels()
-        handles.append(Line2D([], [], color="black", linestyle=(0, (1, 2)), linewidth=0.9))
-        labels.append(label)
+    handles, labels = ax.get_legend_handles_labels()
+    extra = False
+    for levels, label, linestyle in kinds:
+        seen = set()
+        for name, style in drawn.items():
+            for level in levels.get(name, ()):
+                if (style["color"], round(level, 9)) in seen:
+                    continue
+                seen.add((style["color"], round(level, 9)))
+                ax.axhline(level, color=style["color"], linestyle=linestyle, linewidth=0.9, alpha=0.8)
+        if seen:
+            handles.append(Line2D([], [], color="black", linestyle=linestyle, linewidth=0.9))
+            labels.append(label)
+            extra = True
+    if extra:
         ax.legend(handles, labels, fontsize="small", ncol=2 if len(labels) > 7 else 1, loc="upper right", framealpha=0.8)
 
 
@@ -136,7 +145,7 @@ def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
     one's max-min fair rate as a dotted line in its colour."""
     fig, ax, drawn = _panel(ax, result, result.acr, "source", "acr_mbps", sources, "ACR (Mb/s)", "allowed cell rate")
     maxmin = {s["name"]: s["maxmin_mbps"] for s in result.data["sources"] if s.get("maxmin_mbps") is not None}
-    _references(ax, drawn, maxmin, "max-min fair rate")
+    _references(ax, drawn, [({k: [v] for k, v in maxmin.items()}, "max-min fair rate", DOTTED)])
     return fig
 
 
@@ -159,17 +168,32 @@ def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
     else:
         label, title = "queue length (cells)", "switch queues"
     fig, ax, drawn = _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)
-    # A port's buffer size, where its queue came within a quarter of it (otherwise the line would
-    # flatten the queue's own scale).
-    near = {p["name"]: p["buffer_cells"] for p in result.data["ports"]
-            if p.get("buffer_cells") and p.get("max_queue_cells_run", p["max_queue_cells"]) >= 0.25 * p["buffer_cells"]}
-    _references(ax, drawn, near, "buffer size")
+    # A port's buffer size and the thresholds of its buffer policy or RED, each where the queue
+    # came within a quarter of it (a level far above the queue would flatten the queue's scale).
+    buffers, thresholds = {}, {}
+    for p in result.data["ports"]:
+        peak = p.get("max_queue_cells_run", p["max_queue_cells"])
+        buffers[p["name"]] = [x for x in [p.get("buffer_cells")] if x and peak >= 0.25 * x]
+        thresholds[p["name"]] = [x for x in (p.get("thresholds") or {}).values() if x and peak >= 0.25 * x]
+    _references(ax, drawn, [(buffers, "buffer size", DOTTED), (thresholds, "drop thresholds", DASH_DOT)])
     return fig
 
 
 def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
     """Cumulative data cells delivered to each destination (the slope is the throughput)."""
     return _panel(ax, result, result.received, "source", "cells", sources, "cells received", "cells received")[0]
+
+
+def plot_lost(result: "Result", sources: list[str] | None = None, ax=None):
+    """Cumulative data cells (packets on IP flows) each flow lost, against time: when its losses
+    happened (the slope is the loss rate)."""
+    unit = "packets" if counts_packets(result.data) else "cells"
+    return _panel(ax, result, result.dropped, "source", "cells", sources, f"{unit} lost", f"{unit} lost")[0]
+
+
+def _lost_any(result: "Result") -> bool:
+    lost = result.dropped["cells"]
+    return not lost.is_empty() and lost.max() > 0
 
 
 def plot_cwnd(result: "Result", connections: list[str] | None = None, ax=None):
@@ -274,6 +298,8 @@ def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
     panels.append(("queue", plot_queue))
     if len(result.data["series"]["received"].get("time_s", [])):
         panels.append(("received", plot_received))
+    if _lost_any(result):
+        panels.append(("lost", plot_lost))
     if result.data.get("connections"):
         panels += [("cwnd", plot_cwnd), ("seq", plot_seq), ("goodput", plot_goodput), ("drops", plot_drops)]
     for name, fn in panels:
@@ -296,6 +322,6 @@ def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
 
 
 __all__ = [
-    "plot_acr", "plot_queue", "plot_received", "plot_cwnd", "plot_seq", "plot_goodput", "plot_drops", "plot_overview",
+    "plot_acr", "plot_queue", "plot_received", "plot_lost", "plot_cwnd", "plot_seq", "plot_goodput", "plot_drops", "plot_overview",
     "write_plots", "default_ports", "check_formats", "FORMATS",
 ]

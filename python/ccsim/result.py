@@ -56,6 +56,7 @@ SERIES_COLUMNS = {
     "acr": ("source", "acr_mbps"),
     "queue": ("port", "queue_cells"),
     "received": ("source", "cells"),
+    "dropped": ("source", "cells"),
     "utilization": ("link", "utilization"),
     "cwnd": ("connection", "cwnd_bytes"),
     "ssthresh": ("connection", "ssthresh_bytes"),
@@ -148,6 +149,12 @@ class Result:
     @cached_property
     def received(self) -> pl.DataFrame:
         return _series_frame(self._data["series"], "received")
+
+    @cached_property
+    def dropped(self) -> pl.DataFrame:
+        """Cumulative forward data cells (packets on IP flows) each flow lost, sampled with
+        `received`: dropped at a port, an adapter or a gateway, or lost on a link."""
+        return _series_frame(self._data["series"], "dropped")
 
     @cached_property
     def utilization(self) -> pl.DataFrame:
@@ -266,7 +273,7 @@ class Result:
         return pl.DataFrame(self._data["vcs"])
 
     TABLES = (
-        "acr", "queue", "received", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
+        "acr", "queue", "received", "dropped", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
         "timeouts", "goodput", "mapr", "dpf", "red_avg", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
     )
 

@@ -57,6 +57,9 @@ pub struct Recordings {
     pub queue: Series,
     /// Cumulative data cells delivered to the VC's destination.
     pub received: Series,
+    /// Cumulative data cells (packets on IP flows) of the VC lost anywhere: dropped at a port,
+    /// an adapter or a gateway, or lost on a link (loss over time; recorded with `received`).
+    pub dropped: Series,
     /// Fraction of the link's cell slots used since the previous sample.
     pub utilization: Series,
     /// TCP congestion window, bytes (keys index `World::vcs`).

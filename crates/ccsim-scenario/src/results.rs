@@ -49,6 +49,7 @@ pub fn series_columns<'a>(world: &'a World, names: &'a Names) -> Vec<SeriesColum
         by_vc("acr", "source", "acr_mbps", &r.acr),
         by_port("queue", "port", "queue_cells", &r.queue),
         by_vc("received", "source", "cells", &r.received),
+        by_vc("dropped", "source", "cells", &r.dropped),
         by_port("utilization", "link", "utilization", &r.utilization),
         by_vc("cwnd", "connection", "cwnd_bytes", &r.cwnd),
         by_vc("ssthresh", "connection", "ssthresh_bytes", &r.ssthresh),
@@ -240,7 +241,18 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         .zip(world.ports.iter().filter(|p| p.at_switch))
         .map(|(mut v, port)| {
             // The buffer's size, in the port's unit (what a queue plot draws its limit at).
-            v.as_object_mut().expect("an object").insert("buffer_cells".into(), json!(port.buffer.capacity()));
+            let m = v.as_object_mut().expect("an object");
+            m.insert("buffer_cells".into(), json!(port.buffer.capacity()));
+            // The levels where its buffer policy or RED starts dropping, in the port's unit.
+            let mut thresholds: Map<String, Value> =
+                port.buffer.policy().thresholds().into_iter().map(|(name, level)| (name.to_string(), json!(level))).collect();
+            if let Some(red) = &port.red {
+                thresholds.insert("red_min_th".into(), json!(red.p.min_th));
+                thresholds.insert("red_max_th".into(), json!(red.p.max_th));
+            }
+            if !thresholds.is_empty() {
+                m.insert("thresholds".into(), Value::Object(thresholds));
+            }
             // FICCRD's per-queue state at the end of the run (only where there is some).
             if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
                 let m = v.as_object_mut().expect("an object");

@@ -20,6 +20,7 @@ impl World {
                 }
                 if m.received {
                     self.rec.received.push(now, i, vc.books.data_delivered as f64);
+                    self.rec.dropped.push(now, i, vc.books.data_dropped as f64);
                 }
                 if let (true, Some(t)) = (m.tcp, vc.tcp()) {
                     let c = &t.sender.core;
@@ -87,7 +88,7 @@ impl World {
         }
         let mut rows = 0u64;
         for vc in &self.vcs {
-            rows += (m.acr && vc.abr && vc.abr_source().is_some()) as u64 + m.received as u64;
+            rows += (m.acr && vc.abr && vc.abr_source().is_some()) as u64 + 2 * m.received as u64;
             rows += if m.tcp && vc.tcp().is_some() { 8 } else { 0 };
         }
         for p in self.ports.iter().filter(|p| p.at_switch) {
