@@ -37,18 +37,15 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
+from pydantic import ValidationError
+
 from ..errors import ScenarioError
 from .metrics import Metric, parse_metric
+from .plan_schema import AxisSpec, PlanSpec, RangeSpec, first_error
 
 
 class PlanError(ScenarioError):
     """An invalid sweep plan; the message starts with the plan field (``axis[1].range.step``)."""
-
-
-_TOP_KEYS = {"name", "description", "scenario", "scheme", "seed", "replications", "metrics", "set", "axis", "stop", "labels"}
-_AXIS_KEYS = {"path", "values", "range", "zip", "unit"}
-_RANGE_KEYS = {"start", "stop", "step", "num"}
-_STOP_KEYS = {"metric", "precision", "confidence", "start", "max_duration", "warmup"}
 
 
 @dataclass
@@ -151,38 +148,14 @@ def _err(where: str, msg: str) -> PlanError:
     return PlanError(f"{where}: {msg}" if where else msg)
 
 
-def _unknown(d: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    extra = sorted(set(d) - allowed)
-    if extra:
-        prefix = f"{where}." if where else ""
-        raise _err(f"{prefix}{extra[0]}", f"unknown field (allowed: {', '.join(sorted(allowed))})")
-
-
-def _number(v: Any, where: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise _err(where, f"must be a number, got {v!r}")
-    return v
-
-
-def _expand_range(r: Any, where: str) -> list[Any]:
-    if not isinstance(r, Mapping):
-        raise _err(where, "must be a table { start, stop, step } or { start, stop, num }")
-    _unknown(r, _RANGE_KEYS, where)
-    for k in ("start", "stop"):
-        if k not in r:
-            raise _err(f"{where}.{k}", "required")
-    start, stop = _number(r["start"], f"{where}.start"), _number(r["stop"], f"{where}.stop")
-    if ("step" in r) == ("num" in r):
-        raise _err(where, "give exactly one of step or num")
-    if "num" in r:
-        num = r["num"]
-        if isinstance(num, bool) or not isinstance(num, int) or num < 1:
-            raise _err(f"{where}.num", f"must be an integer >= 1, got {num!r}")
-        if num == 1:
+def _expand_range(r: RangeSpec, where: str) -> list[Any]:
+    start, stop = r.start, r.stop
+    if r.num is not None:
+        if r.num == 1:
             return [start]
-        vals = [start + (stop - start) * i / (num - 1) for i in range(num)]
+        vals = [start + (stop - start) * i / (r.num - 1) for i in range(r.num)]
         return [int(v) if isinstance(start, int) and isinstance(stop, int) and float(v).is_integer() else v for v in vals]
-    step = _number(r["step"], f"{where}.step")
+    step = r.step
     if step == 0 or (stop - start) * step < 0:
         raise _err(f"{where}.step", f"must be non-zero and go from start towards stop, got {step!r}")
     n = int(math.floor((stop - start) / step + 1e-9)) + 1
@@ -192,55 +165,44 @@ def _expand_range(r: Any, where: str) -> list[Any]:
     return [start + i * step if integral else round(start + i * step, 12) for i in range(n)]
 
 
-def _axis(a: Any, where: str) -> Axis:
-    if not isinstance(a, Mapping):
-        raise _err(where, "must be a table with path and values (or range)")
-    _unknown(a, _AXIS_KEYS, where)
-    path = a.get("path")
-    if not isinstance(path, str) or not path.strip():
-        raise _err(f"{where}.path", "required: a scenario field path such as \"source[0].count\"")
-    if ("values" in a) == ("range" in a):
-        raise _err(where, "give exactly one of values or range")
-    if "values" in a:
-        values = a["values"]
-        if not isinstance(values, list) or not values:
-            raise _err(f"{where}.values", "must be a non-empty list")
-    else:
-        values = _expand_range(a["range"], f"{where}.range")
-    zip_ = a.get("zip")
-    if zip_ is not None and not isinstance(zip_, str):
-        raise _err(f"{where}.zip", "must be a string naming the group of axes that vary together")
-    unit = a.get("unit")
-    if unit is not None:
-        if not isinstance(unit, str):
-            raise _err(f"{where}.unit", "must be a string such as \"ms\" or \"cells\"")
+def _axis(a: AxisSpec, where: str) -> Axis:
+    values = a.values if a.values is not None else _expand_range(a.range, f"{where}.range")
+    if a.unit is not None:
         for i, v in enumerate(values):
-            _number(v, f"{where}.values[{i}]")
-    return Axis(path.strip(), list(values), zip_, unit)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise _err(f"{where}.values[{i}]", f"must be a number, got {v!r}")
+    return Axis(a.path.strip(), list(values), a.zip, a.unit)
+
+
+def _read(src: str | Path | Mapping[str, Any]) -> tuple[dict[str, Any], Path | None]:
+    """The plan's raw table, and the folder its file is in (relative scenario paths)."""
+    if isinstance(src, Mapping):
+        return copy.deepcopy(dict(src)), None
+    p = Path(src)
+    if isinstance(src, Path) or (p.suffix.lower() == ".toml" and "\n" not in str(src)):
+        if not p.is_file():
+            raise PlanError(f"plan file {str(p)!r} not found")
+        text, base_dir = p.read_text(encoding="utf-8"), p.resolve().parent
+    else:
+        text, base_dir = str(src), None
+    try:
+        return tomllib.loads(text), base_dir
+    except tomllib.TOMLDecodeError as e:
+        raise PlanError(f"plan: not valid TOML ({e})") from None
 
 
 def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
-    """A ``Plan`` from a TOML file path, TOML text or a dict; ``PlanError`` names the field."""
-    base_dir: Path | None = None
-    if isinstance(src, Mapping):
-        raw = copy.deepcopy(dict(src))
-    else:
-        p = Path(src)
-        if isinstance(src, Path) or (p.suffix.lower() == ".toml" and "\n" not in str(src)):
-            if not p.is_file():
-                raise PlanError(f"plan file {str(p)!r} not found")
-            text, base_dir = p.read_text(encoding="utf-8"), p.resolve().parent
-        else:
-            text = str(src)
-        try:
-            raw = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise PlanError(f"plan: not valid TOML ({e})") from None
-    _unknown(raw, _TOP_KEYS, "")
+    """A ``Plan`` from a TOML file path, TOML text or a dict; ``PlanError`` names the field.
 
-    scenario = raw.get("scenario")
-    if scenario is None:
-        raise _err("scenario", "required: a preset name, a scenario file or a table")
+    The shape (fields, types, ranges) is `plan_schema.PlanSpec`'s; what follows checks what
+    depends on more than one field or on the world outside the plan."""
+    raw, base_dir = _read(src)
+    try:
+        spec = PlanSpec.model_validate(raw)
+    except ValidationError as e:
+        raise _err(*first_error(e)) from None
+
+    scenario = spec.scenario
     if isinstance(scenario, str):
         from ..presets import is_preset
 
@@ -252,37 +214,15 @@ def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
                 raise _err("scenario", f"{scenario!r} is neither a preset name nor a readable file")
             scenario = str(path)
             raw["scenario"] = scenario
-    elif not isinstance(scenario, Mapping):
-        raise _err("scenario", "must be a preset name, a file path or a table")
+    name = spec.name or (Path(str(src)).stem if isinstance(src, (str, Path)) and base_dir else "sweep")
 
-    name = raw.get("name", Path(str(src)).stem if isinstance(src, (str, Path)) and base_dir else "sweep")
-    if not isinstance(name, str) or not name:
-        raise _err("name", "must be a non-empty string")
-    scheme = raw.get("scheme")
-    if scheme is not None and not isinstance(scheme, str):
-        raise _err("scheme", "must be a string (a switch algorithm type)")
-    seed = raw.get("seed", 1)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise _err("seed", f"must be an integer in [0, 2^63), got {seed!r}")
-    reps = raw.get("replications", 1)
-    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
-        raise _err("replications", f"must be an integer >= 1, got {reps!r}")
-    sets = raw.get("set", {})
-    if not isinstance(sets, Mapping):
-        raise _err("set", "must be a table of field path = value")
-
-    axes_raw = raw.get("axis", [])
-    if isinstance(axes_raw, Mapping):
-        axes_raw = [axes_raw]
-    if not isinstance(axes_raw, list):
-        raise _err("axis", "must be a list of tables ([[axis]])")
-    axes = [_axis(a, f"axis[{i}]") for i, a in enumerate(axes_raw)]
+    axes = [_axis(a, f"axis[{i}]") for i, a in enumerate(spec.axis)]
     seen: dict[str, int] = {}
     for i, a in enumerate(axes):
         if a.path in seen:
             raise _err(f"axis[{i}].path", f"{a.path!r} is already swept by axis[{seen[a.path]}]")
         seen[a.path] = i
-        if a.path in sets:
+        if a.path in spec.set:
             raise _err(f"axis[{i}].path", f"{a.path!r} is also fixed in [set]")
     zips: dict[str, tuple[int, int]] = {}
     for i, a in enumerate(axes):
@@ -292,11 +232,8 @@ def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
                 raise _err(f"axis[{i}].zip", f"group {a.zip!r}: {len(a.values)} values here, {n} in axis[{j}]")
             zips.setdefault(a.zip, (i, len(a.values)))
 
-    metrics_raw = raw.get("metrics")
-    if not isinstance(metrics_raw, list) or not metrics_raw:
-        raise _err("metrics", "required: a non-empty list of metric names (docs/sweeps.md)")
     metrics = []
-    for i, m in enumerate(metrics_raw):
+    for i, m in enumerate(spec.metrics):
         try:
             metrics.append(parse_metric(m))
         except ValueError as e:
@@ -305,41 +242,24 @@ def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
         raise _err("metrics", "a metric is listed twice")
 
     stop = None
-    if "stop" in raw:
-        s = raw["stop"]
-        if not isinstance(s, Mapping):
-            raise _err("stop", "must be a table { metric, precision, confidence, max_duration }")
-        _unknown(s, _STOP_KEYS, "stop")
-        if "metric" not in s:
-            raise _err("stop.metric", "required: a series metric such as \"series.utilization[SW1->SW2]\"")
+    if spec.stop is not None:
+        s = spec.stop
         try:
-            sm = parse_metric(s["metric"])
+            sm = parse_metric(s.metric)
         except ValueError as e:
             raise _err("stop.metric", str(e)) from None
         if sm.kind != "series":
             raise _err("stop.metric", "must be a series.* metric (the stopping rule needs a within-run series)")
-        for k in ("precision", "confidence"):
-            if k in s and not (isinstance(s[k], (int, float)) and 0 < s[k] < 1):
-                raise _err(f"stop.{k}", f"must be a number in (0, 1), got {s[k]!r}")
-        for k in ("start", "max_duration", "warmup"):
-            if k in s and not isinstance(s[k], str):
-                raise _err(f"stop.{k}", "must be a string (a duration such as \"2s\"; warmup may be \"mser5\")")
-        stop = Stop(sm, float(s.get("precision", 0.05)), float(s.get("confidence", 0.95)),
-                    s.get("start"), s.get("max_duration", "2s"), s.get("warmup", "mser5"))
+        stop = Stop(sm, s.precision, s.confidence, s.start, s.max_duration, s.warmup)
 
-    description = raw.get("description", "")
-    if not isinstance(description, str):
-        raise _err("description", "must be a string")
-    labels = raw.get("labels", {})
-    if not isinstance(labels, Mapping):
-        raise _err("labels", "must be a table of axis path or metric name = \"label\"")
     known = {a.path for a in axes} | {c for m in metrics for c in m.columns()} | {m.name for m in metrics}
-    for k, v in labels.items():
+    for k, v in spec.labels.items():
         if k not in known:
             raise _err(f"labels.{k}", f"names neither an axis path nor a metric of this plan ({', '.join(sorted(known))})")
         if not isinstance(v, str) or not v.strip():
             raise _err(f"labels.{k}", "must be a non-empty string")
-    plan = Plan(name, scenario, axes, metrics, reps, seed, scheme, dict(sets), description, stop, raw, dict(labels))
+    plan = Plan(name, scenario, axes, metrics, spec.replications, spec.seed, spec.scheme, dict(spec.set), spec.description,
+                stop, raw, dict(spec.labels))
     if not plan.points():
         raise _err("axis", "the plan has no points")
     return plan
