@@ -2,7 +2,7 @@
 //!
 //! Every link is full duplex: two ports, one per direction. Each source has its own host with
 //! an access link to the first switch of its route, and its destination its own host with an
-//! egress link from the last switch (abr.md §14.0: every S and D has its own access link).
+//! egress link from the last switch (docs/scenarios.md: every source and destination has its own access link).
 
 use crate::transport::{self, Transport};
 use ccsim_model::tcp_host::HostLink;
@@ -59,7 +59,7 @@ fn default_destination(source: &str) -> String {
     }
 }
 
-/// SONET payload of an OC-3 (abr.md §1).
+/// SONET payload of an OC-3 (docs/scenarios.md, `sonet_payload`).
 pub(crate) fn effective_rate(r: Rate, sonet: bool) -> u64 {
     if sonet && (r.bps() - 155.52e6).abs() < 1.0 {
         149_760_000
@@ -123,7 +123,7 @@ impl Builder<'_> {
         let alg = sw.algorithm.as_ref().unwrap_or(&self.s.defaults.algorithm);
         let capacity = sw.buffer.unwrap_or(self.s.defaults.buffer).0;
         let cell_rate = rate as f64 / ccsim_model::CELL_BITS as f64;
-        // Each port's random stream is keyed by its index (abr.md: streams per component).
+        // Each port's random stream is keyed by its index (docs/DESIGN.md: a random stream per component).
         let rng = self.b.stream(self.b.n_ports() as u64, STREAM_SWITCH_SCHEME);
         let from = self.nodes[from];
         self.b.add_port(PortSpec {

@@ -83,7 +83,7 @@ impl BufferPolicySpec {
     }
 }
 
-/// The TCP clock (tcp.md §4.3).
+/// The TCP clock (docs/models/tcp.md, "Model").
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClockSpec {
@@ -162,7 +162,7 @@ impl TcpSpec {
         self.mss.map_or(1460, |b| b.0 as u32)
     }
 
-    /// The effective window: without window scaling the 16-bit field caps it (tcp.md §6).
+    /// The effective window: without window scaling the 16-bit field caps it (docs/models/tcp.md, "Scenario keys").
     pub fn window(&self) -> u64 {
         let w = self.window.map_or(65_535, |b| b.0);
         if self.window_scaling.unwrap_or(true) {

@@ -91,7 +91,7 @@ pub struct Defaults {
     pub link_rate: Rate,
     #[serde(default = "Defaults::link_delay")]
     pub link_delay: Duration,
-    /// Replace 155.52 Mb/s by its SONET payload 149.76 Mb/s on every link (abr.md §1).
+    /// Replace 155.52 Mb/s by its SONET payload 149.76 Mb/s on every link.
     #[serde(default)]
     pub sonet_payload: bool,
     /// Buffer of every switch output port.
@@ -244,7 +244,7 @@ pub struct SourceSpec {
     /// Last switch to destination host.
     #[serde(default)]
     pub egress: AccessSpec,
-    /// A source that does not follow the feedback (robustness scenarios, abr.md §14.11).
+    /// A source that does not follow the feedback (robustness scenarios; docs/models/abr/source.md, "Misbehaving sources").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub misbehaviour: Option<MisbehaviourSpec>,
 }
@@ -288,7 +288,7 @@ fn one_u32() -> u32 {
     1
 }
 
-/// TM 4.0 source parameters (abr.md §3); anything unset takes the TM 4.0 default
+/// TM 4.0 source parameters (docs/models/abr/source.md); anything unset takes the TM 4.0 default
 /// (PCR: the access link's rate; ICR: PCR).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
