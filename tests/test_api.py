@@ -19,7 +19,8 @@ def test_run_a_preset_gives_the_summary_contract():
     for src in s["sources"]:
         for key in ("name", "acr_mbps", "rate_mbps", "maxmin_mbps", "cells_sent", "cells_received", "clr"):
             assert key in src
-        # ERICA U = 0.95 on one OC-3 shared by two: 73.87 Mb/s each (abr.md §16.4), max-min 77.76.
+        # ERICA U = 0.95 on one OC-3 shared by two: 73.87 Mb/s each, max-min 77.76
+        # (docs/models/abr/erica.md, "Validation").
         assert src["maxmin_mbps"] == pytest.approx(77.76, rel=1e-6)
         assert 0.99 * 73.87 <= src["acr_mbps"] <= 1.2 * 73.87
     assert "series" not in s and "vcs" not in s

@@ -56,7 +56,8 @@ def test_a_link_between_a_switch_and_a_router_is_refused(cli, env, tmp_path):
 
 
 def test_ficcrd_traces_stay_in_their_ranges():
-    # ip-edge-control.md B.6 check 3: DPF within [0, alpha], MAPR within [0, C] at every sample.
+    # Acceptance check 3 of docs/models/ficcrd.md: DPF within [0, alpha], MAPR within [0, C] at
+    # every sample.
     r = ccsim.run("ficcrd/ficcrd", duration="20s", measure_from="10s")
     assert r.dpf.height > 0 and r.mapr.height > 0
     assert r.dpf["dpf"].min() >= 0 and r.dpf["dpf"].max() <= 1.15 + 1e-9

@@ -1,5 +1,5 @@
 """Statistics: t quantiles, MSER-5 warm-up deletion, batch means, replications, and the stopping
-rule on synthetic metrics of known variance (reference: traffic-and-stats.md §4)."""
+rule on synthetic metrics of known variance (docs/sweeps.md, "Statistics")."""
 
 import math
 

@@ -1,6 +1,7 @@
-//! AAL5 segmentation arithmetic (ubr-gfr.md §6): an IP packet, optionally behind an 8-byte
-//! LLC/SNAP header (RFC 2684), plus the 8-byte AAL5 trailer, padded to a multiple of 48
-//! bytes, travels as that many 53-byte cells; the last one carries the end-of-frame mark.
+//! AAL5 segmentation arithmetic (docs/models/tcp.md, "TCP hosts on ATM (UBR)"): an IP packet,
+//! optionally behind an 8-byte LLC/SNAP header (RFC 2684), plus the 8-byte AAL5 trailer, padded
+//! to a multiple of 48 bytes, travels as that many 53-byte cells; the last one carries the
+//! end-of-frame mark.
 
 /// LLC/SNAP encapsulation header for routed IP (RFC 1483/2684).
 pub const LLC_SNAP_BYTES: u32 = 8;
@@ -28,7 +29,8 @@ pub fn wire_bytes(ip_len: u32, llc_snap: bool) -> u32 {
 mod tests {
     use super::*;
 
-    /// ubr-gfr.md §6.2, TCP and IP headers 20 bytes each, LLC/SNAP.
+    /// Worked examples with LLC/SNAP and TCP and IP headers of 20 bytes each: a 1024-byte segment is
+    /// 1024 + 40 + 8 + 8 trailer = 1080 bytes, padded by 24 to 23 cells, 1219 bytes on the wire.
     #[test]
     fn worked_examples() {
         for (mss, n, p, wire) in [(512, 12, 8, 636), (1024, 23, 24, 1219), (1460, 32, 20, 1696), (1536, 34, 40, 1802), (4096, 87, 24, 4611)] {

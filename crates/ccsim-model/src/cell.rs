@@ -1,4 +1,5 @@
-//! ATM cells: data cells and resource-management (RM) cells (reference abr.md §1-2).
+//! ATM cells: data cells and resource-management (RM) cells (the RM fields' use:
+//! docs/models/abr/source.md, "Model").
 //!
 //! A cell is small and `Copy`: it lives inside port FIFOs and link pipes, never on the heap
 //! by itself. RM-cell rate fields are `f32` cells/s: the wire format is a 16-bit float, so
@@ -12,7 +13,7 @@ pub const CELL_BITS: u64 = 424;
 /// Bytes in one cell.
 pub const CELL_BYTES: u16 = 53;
 
-/// Converts a line rate in Mb/s into cells per second (abr.md §1: Mbps = cells/s × 424 / 1e6).
+/// Converts a line rate in Mb/s into cells per second (1 cell/s = 424 b/s, docs/scenarios.md, "Units").
 #[inline]
 pub fn mbps_to_cells(mbps: f64) -> f64 {
     mbps * 1e6 / CELL_BITS as f64
@@ -255,7 +256,7 @@ impl Cell {
         self.flags.get(Flags::BN)
     }
 
-    /// Lowers the ER field to at most `er` (a switch may never raise it, abr.md §6.1).
+    /// Lowers the ER field to at most `er` (TM 4.0: a switch may lower ER, never raise it).
     #[inline]
     pub fn lower_er(&mut self, er: f64) {
         let er = er.max(0.0) as f32;

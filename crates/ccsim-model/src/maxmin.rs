@@ -1,4 +1,5 @@
-//! Max-min fair rates by water-filling (abr.md §13): the reference every scheme is judged by.
+//! Max-min fair rates by water-filling (docs/glossary.md, "Max-min fair share"): the reference
+//! every scheme is judged by.
 //!
 //! Repeatedly find the most constrained resource — a link whose remaining capacity shared
 //! equally among its unfrozen users is smallest, or a connection's own demand cap (its PCR)
@@ -142,7 +143,8 @@ mod tests {
 
     #[test]
     fn gfc2() {
-        // abr.md §14.9: L1 50, L2 100, L3 50, L4 150, L5 150, L6 50.
+        // GFC2 (the `abr-benchmarks/gfc2` preset, not in seed 003): trunks L1 50, L2 100, L3 50,
+        // L4 150, L5 150, L6 50 Mb/s.
         let caps = [50.0, 100.0, 50.0, 150.0, 150.0, 50.0];
         let spec: [(&[usize], usize, f64); 12] = [
             (&[0, 1, 2, 3, 4], 1, 10.0),

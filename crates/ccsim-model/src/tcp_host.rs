@@ -1,5 +1,5 @@
-//! TCP hosts on an ATM VC (the sender's and receiver's AAL5 adapters, ubr-gfr.md §6) or on
-//! IP links.
+//! TCP hosts on an ATM VC (the sender's and receiver's AAL5 adapters, docs/models/tcp.md, "TCP
+//! hosts on ATM (UBR)") or on IP links.
 //!
 //! A segment (payload + 40 bytes of TCP/IP header) becomes one AAL5 frame of
 //! `aal5::cells(..)` cells, the last marked end-of-frame; ACKs go back the same way on the

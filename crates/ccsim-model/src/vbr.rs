@@ -1,7 +1,7 @@
-//! Background traffic: an exponential ON-OFF source (abr.md §14.12, traffic-and-stats.md). While
-//! ON it sends cells at its peak cell rate, each marked high priority, so strict-priority ports
-//! serve it before ABR and UBR; ON and OFF periods are exponential with the given means, drawn
-//! from the source's own random stream.
+//! Background traffic: an exponential ON-OFF source (docs/models/vbr.md). While ON it sends
+//! cells at its peak cell rate, each marked high priority, so strict-priority ports serve it
+//! before ABR and UBR; ON and OFF periods are exponential with the given means, drawn from the
+//! source's own random stream.
 
 use crate::cell::{Cell, Flags};
 use crate::ids::VcId;

@@ -274,7 +274,7 @@ pub fn build(s: &Scenario) -> World {
             if let Some(cr) = &s.credit {
                 w.credit_hops(&fwd, cr);
             }
-            // One stream per VC: its start jitter, then its TCP clock phase (STYLE §12).
+            // One stream per VC: its start jitter, then its TCP clock phase (docs/DESIGN.md §2).
             let mut rng = w.b.stream(w.b.n_vcs_added() as u64, STREAM_CONNECTION);
             let start = transport::member_start(c, k as u32, rng.uniform());
             let jitter = w.b.stream(w.b.n_vcs_added() as u64, STREAM_TCP_OVERHEAD);

@@ -1,5 +1,6 @@
 //! Background CBR/VBR traffic served with strict priority: ABR schemes see the capacity it
-//! leaves (abr.md §6.2), it is never delayed behind ABR cells, and cells are conserved.
+//! leaves (docs/models/vbr.md, "Model"), it is never delayed behind ABR cells, and cells are
+//! conserved.
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Seed 003's benchmark suite against theory and the seed's qualitative findings
-//! (abr.md §16.5-16.8). Numbers are asserted only where theory fixes them; the seed's own
-//! numbers are compared, not asserted, by `ccsim reproduce abr-benchmarks`.
+//! (docs/reproductions/abr-benchmarks.md). Numbers are asserted only where theory fixes them;
+//! the seed's own numbers are compared, not asserted, by `ccsim reproduce abr-benchmarks`.
 
 mod common;
 
@@ -31,12 +31,12 @@ fn mean_between(samples: &[(f64, f64)], t0: f64, t1: f64) -> f64 {
     w.iter().sum::<f64>() / w.len() as f64
 }
 
-// --- §16.5 One-at-a-time, ERICA+ ---------------------------------------------------------------
+// --- One-at-a-time, ERICA+ ---------------------------------------------------------------------
 
 /// ERICA+ settles at its target queue Q0 = T0 × C = 0.2 ms × 366 792 cells/s = 73.4 cells,
 /// with S1 at C/30 = 5.18 Mb/s. With the max-min fix the δ band admits any load up to
-/// (1 + δ) × target, i.e. any queue up to f⁻¹(1/1.2) = 2.54 Q0 (abr.md §9.6); without it the
-/// queue sits at Q0. Both are asserted.
+/// (1 + δ) × target, i.e. any queue up to f⁻¹(1/1.2) = 2.54 Q0 (docs/models/abr/erica-plus.md,
+/// "Deviations"); without it the queue sits at Q0. Both are asserted.
 #[test]
 fn erica_plus_one_at_a_time_holds_the_target_queue() {
     let q0 = 0.0002 * 155.52e6 / 424.0;
@@ -52,8 +52,9 @@ fn erica_plus_one_at_a_time_holds_the_target_queue() {
 
 /// Seed 003 §4.1: with every scheme S1's ACR steps down as each source arrives (one every
 /// 10 ms): averaged just before each arrival it never rises — by more than ERICA's δ band
-/// allows for ERICA (abr.md §9.6: a load anywhere in [1, 1+δ] × target is a fixed point), by
-/// more than 5 % of sampling noise for the others — and early plateaus sit at target/k.
+/// allows for ERICA (a load anywhere in [1, 1+δ] × target is a fixed point:
+/// docs/models/abr/erica.md, "Deviations and implementation choices"), by more than 5 % of
+/// sampling noise for the others — and early plateaus sit at target/k.
 #[test]
 fn one_at_a_time_s1_steps_down_at_each_arrival() {
     for scheme in ["erica", "erica_plus", "debra"] {
@@ -81,13 +82,14 @@ fn one_at_a_time_s1_steps_down_at_each_arrival() {
     }
 }
 
-// --- §16.6 GFC1 rate factors ---------------------------------------------------------------------
+// --- GFC1 rate factors ---------------------------------------------------------------------------
 
 /// Time-average ACR over max-min: ERICA (U = 0.9) ≈ 0.90, ERICA+ ≈ 1.00, DEBRA (C = 0.95)
 /// ≈ 0.95, each group A-F within 5 %. Individual sources: within 5 % for DEBRA; for ERICA
 /// and ERICA+ (which inherits ERICA's options) inside the max-min fix's δ band
-/// [1, 1+δ] × factor (abr.md §9.6), which single VCs do use, less 5 % below for
-/// measurement and ERICA+'s f(q) < 1 while a queue drains.
+/// [1, 1+δ] × factor (docs/models/abr/erica.md, "Deviations and implementation choices"),
+/// which single VCs do use, less 5 % below for measurement and ERICA+'s f(q) < 1 while a queue
+/// drains.
 #[test]
 fn gfc1_rate_factors() {
     for (scheme, factor) in [("erica", 0.90), ("erica_plus", 1.0), ("debra", 0.95)] {
@@ -107,7 +109,7 @@ fn gfc1_rate_factors() {
     }
 }
 
-// --- §16.8 and the robustness findings (seed 003 §5) --------------------------------------------
+// --- the robustness findings (seed 003 §5) ------------------------------------------------------
 
 /// DEBRA, honest one-high: only S1's excess is discarded, so D1 and D2 receive the same
 /// number of cells (within 2 %) and S2 loses nothing once S1 misbehaves (the summary window,

@@ -1,5 +1,5 @@
-//! FICCRD with FIEWA edges (seed 002, ip-edge-control.md Part B) against its drop-tail baseline,
-//! and the reference's acceptance checks (B.6).
+//! FICCRD with FIEWA edges (seed 002, docs/models/ficcrd.md) against its drop-tail baseline, and
+//! the three acceptance checks listed in docs/models/ficcrd.md ("Measured, seed 1, 200 s").
 
 mod common;
 

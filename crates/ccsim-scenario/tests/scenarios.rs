@@ -1,5 +1,5 @@
 //! Integration tests: every shipped preset runs, conserves cells and is deterministic; ERICA
-//! reaches the rates theory predicts (abr.md §16).
+//! reaches the rates theory predicts (docs/models/abr/erica.md, "Validation").
 
 mod common;
 
@@ -27,7 +27,7 @@ fn every_preset_runs_conserves_and_is_deterministic() {
     }
 }
 
-// --- water-filling on the shipped topologies (abr.md §16.3) ---------------------------------
+// --- water-filling on the shipped topologies (docs/reproductions/abr-benchmarks.md) ---------
 
 #[test]
 fn maxmin_column_of_gfc1_and_upstream() {
@@ -50,14 +50,16 @@ fn maxmin_column_of_gfc1_and_upstream() {
 
 // --- ERICA against theory --------------------------------------------------------------------
 
-/// abr.md §16.4: two greedy sources on one OC-3, U = 0.95: each ACR → 0.95 × 155.52 / 2.
+/// Two greedy sources on one OC-3, U = 0.95: each ACR → 0.95 × 155.52 / 2 (docs/models/abr/erica.md,
+/// "Validation").
 #[test]
 fn erica_two_sources_converge_to_half_the_target() {
     let v = run(&preset("abr-benchmarks/two-sources"), &[("run.duration", Value::from("100ms"))]);
     let want = 0.95 * 155.52 / 2.0;
     for s in ["S1", "S2"] {
         let acr = f(&source(&v, s)["acr_mbps"]);
-        // The max-min fix may hold rates anywhere in [U, U(1+δ)]·C/n (abr.md §9.6).
+        // The max-min fix may hold rates anywhere in [U, U(1+δ)]·C/n (the δ band,
+        // docs/models/abr/erica.md, "Deviations and implementation choices").
         assert!(acr >= want * 0.99 && acr <= want * 1.2, "{s}: {acr} vs {want}");
     }
     let a = f(&source(&v, "S1")["acr_mbps"]);
@@ -78,8 +80,9 @@ fn erica_gfc1_rates_are_u_times_maxmin() {
     }
 }
 
-/// abr.md §16.6: Upstream with U = 0.95 and the max-min fix: S16 and S17 start at 50 and
-/// 70 Mb/s but end within 2 % of each other, inside [U, U(1+δ)] × max-min.
+/// Upstream with U = 0.95 and the max-min fix: S16 and S17 start at 50 and 70 Mb/s but end
+/// within 2 % of each other, inside [U, U(1+δ)] × max-min (the δ band, docs/models/abr/erica.md).
+/// Without the fix ERICA's CCR/z term only rescales the two and their 50:70 ratio would persist.
 #[test]
 fn erica_upstream_max_min_fix_equalises_unequal_starts() {
     let v = run(&preset("abr-benchmarks/upstream"), &[("defaults.algorithm.target_utilization", Value::from(0.95))]);

@@ -28,7 +28,7 @@ fn one_flow_with(window: &str, buffer: &str, scaling: bool) -> Value {
 }
 
 const CELL_RATE: f64 = 149.76e6 / 424.0;
-/// A 1024-byte segment is 23 cells (ubr-gfr.md §6.2); an ACK is 2.
+/// A 1024-byte segment is 23 cells, an ACK 2 (docs/models/tcp.md, "TCP hosts on ATM (UBR)").
 const DATA_CELLS: f64 = 23.0;
 const ACK_CELLS: f64 = 2.0;
 
@@ -48,8 +48,8 @@ fn window_limited_flow_gets_window_over_rtt() {
     assert_eq!(v["connections"][0]["retransmits"], 0);
 }
 
-/// Without window scaling a 600 000-byte window is clamped to 65 535 bytes (tcp.md §6): the
-/// flow is window-limited exactly as with a 65 535-byte window.
+/// Without window scaling a 600 000-byte window is clamped to 65 535 bytes (docs/models/tcp.md,
+/// "Scenario keys"): the flow is window-limited exactly as with a 65 535-byte window.
 #[test]
 fn without_window_scaling_the_window_is_clamped() {
     let clamped = goodput(&one_flow_with("600000B", "100000cells", false));

@@ -1,7 +1,8 @@
-//! The TM 4.0 ABR destination end system (DES), abr.md §5.
+//! The TM 4.0 ABR destination end system (DES), docs/models/abr/source.md.
 //!
 //! Benchmarks carry no reverse data, so every forward RM cell is turned around at once
-//! (abr.md §5 [IMPL]; seed 000: the DES "merely turns around any RM cell").
+//! ([IMPL]: docs/models/abr/source.md, "Deviations and implementation choices"; seed 000: the
+//! DES "merely turns around any RM cell").
 
 use crate::cell::{Cell, CellKind, Flags};
 
@@ -9,7 +10,8 @@ use crate::cell::{Cell, CellKind, Flags};
 pub struct AbrDestination {
     /// DEBRA [RECON]: the FRM's ER carries the source's bid, and switches may only lower ER,
     /// so the turned-around cell starts from an unlimited ER; each switch then writes its
-    /// advertisement and the source learns the smallest one (abr.md §11.4).
+    /// advertisement and the source learns the smallest one (docs/models/abr/debra.md,
+    /// "Reconstruction").
     pub reset_er: bool,
     efci_state: bool,
     pub data_received: u64,

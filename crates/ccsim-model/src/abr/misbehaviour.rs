@@ -1,4 +1,5 @@
-//! Sources that do not do what the switches tell them (abr.md §14.11; seed 003 §5).
+//! Sources that do not do what the switches tell them (seed 003 §5; docs/models/abr/source.md,
+//! "Misbehaving sources").
 //!
 //! A misbehaving source keeps its TM 4.0 state (ACR from the feedback) but may *send* at a
 //! different rate and may *report* either its ACR or what it really sends in the CCR field.

@@ -1,5 +1,5 @@
 //! The per-flow arrival-rate estimator of the source edge (seed 002 Eq. 1, the CSFQ estimator
-//! of Stoica, Shenker & Zhang, SIGCOMM'98; ip-edge-control.md B.2).
+//! of Stoica, Shenker & Zhang, SIGCOMM'98; docs/models/ficcrd.md, "Model").
 //!
 //! `APR_new = (1 - exp(-T/K)) * l / T + exp(-T/K) * APR_old`, with `T` the gap since the
 //! previous packet and `l` the packet's length in bits, so APR is in bits/s.

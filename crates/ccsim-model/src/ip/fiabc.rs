@@ -1,5 +1,5 @@
-//! FICCRD's source edge with FIABC enforcement (ip-edge-control.md B.5.2; after Narvaez & Siu's
-//! ACK bucket), per flow: the RD machinery of `rd_edge.rs`, and the flow's ACKs paced at the
+//! FICCRD's source edge with FIABC enforcement (docs/models/ficcrd.md, "Model"; after Narvaez &
+//! Siu's ACK bucket), per flow: the RD machinery of `rd_edge.rs`, and the flow's ACKs paced at the
 //! source edge so that the data they release enters the network at the flow's ER.
 //!
 //! A token counter fills at ER / 8 bytes per second, capped at `2 MSS` while no ACK waits. An
@@ -9,8 +9,8 @@
 //! passes at once when nothing waits, so loss recovery is not disturbed, and otherwise queues
 //! behind the others with no need: ACKs are never reordered or dropped. Before the first ER,
 //! ACKs pass. Event-driven: the queue's head is released at the exact time the counter reaches
-//! its need (`World`'s `EdgeRelease` event). Not modelled: charging twice the need while the
-//! sender is in slow start (B.5.2's option).
+//! its need (`World`'s `EdgeRelease` event). Not modelled: the option of charging twice the need
+//! while the sender is in slow start.
 
 use super::rd_edge::{RdEdge, RdParams};
 use crate::cell::Cell;

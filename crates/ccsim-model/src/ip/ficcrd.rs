@@ -1,11 +1,11 @@
-//! FICCRD core router, per output queue (seed 002 Table 1; ip-edge-control.md B.4).
+//! FICCRD core router, per output queue (seed 002 Table 1; docs/models/ficcrd.md, "Model").
 //!
 //! State: MAPR (mean allowed packet rate, bits/s) and DPF (down-pressure factor). A forward RD
 //! packet updates MAPR from the APR it carries; a backward RD packet of a flow whose forward
 //! data leaves by this queue gets `ER = min(ER, DPF * MAPR)`, DPF piecewise linear in the queue:
 //! `alpha` at Q = 0, 1 at Q = Q0 = BUR * BufferSize, 0 at Q = BufferSize.
 
-/// The seed's constants (ip-edge-control.md B.6: BUR 0.5, alpha 1.15, beta 0.0625).
+/// The seed's constants (docs/models/ficcrd.md, "Parameters": BUR 0.5, alpha 1.15, beta 0.0625).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct FiccrdParams {
     /// Buffer utilisation ratio: the target queue Q0 = BUR * BufferSize, in (0, 1).

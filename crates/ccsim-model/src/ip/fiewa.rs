@@ -1,4 +1,4 @@
-//! FICCRD's source edge with FIEWA enforcement (ip-edge-control.md B.5.1), per flow: the RD
+//! FICCRD's source edge with FIEWA enforcement (docs/models/ficcrd.md, "Model"), per flow: the RD
 //! machinery of `rd_edge.rs`, and the window of every ACK going back to the sender capped at
 //! `W = max(ER * RTT / 8, 2 MSS)` bytes [RECON: FIEWA is not in the seed]. Two readings are
 //! parameters (`FiewaParams`, docs/models/ficcrd.md): which round trip `RTT` is (the data's, as

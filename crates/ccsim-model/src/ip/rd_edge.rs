@@ -1,5 +1,5 @@
-//! What every FICCRD source edge does for a flow, whatever it enforces (ip-edge-control.md
-//! B.1-B.3): it estimates the flow's arrival rate APR (CSFQ, `csfq.rs`), sends one forward RD
+//! What every FICCRD source edge does for a flow, whatever it enforces (docs/models/ficcrd.md,
+//! "Model"): it estimates the flow's arrival rate APR (CSFQ, `csfq.rs`), sends one forward RD
 //! packet per `n_rd` data packets right behind the data packet, and keeps the ER the backward
 //! RD brings back and the edge-to-edge RD round trip. FIEWA (`fiewa.rs`) and FIABC (`fiabc.rs`)
 //! enforce that ER on the TCP sender, each in its own way.

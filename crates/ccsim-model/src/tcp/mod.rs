@@ -1,5 +1,5 @@
-//! TCP (tcp.md): a sans-IO sender engine with the `AnyTcp` family of variants (Tahoe and
-//! Jacobson '88, Reno, NewReno, SACK), Jacobson's RTT estimator with the seeds' clock
+//! TCP (docs/models/tcp.md): a sans-IO sender engine with the `AnyTcp` family of variants
+//! (Tahoe and Jacobson '88, Reno, NewReno, SACK), Jacobson's RTT estimator with the seeds' clock
 //! granularities, and a receiver with SACK blocks and optional delayed ACKs. The network
 //! (AAL5 adapters, IP routers) carries their segments; this module never sees it.
 

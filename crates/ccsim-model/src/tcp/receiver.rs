@@ -1,5 +1,5 @@
-//! The TCP receiver (tcp.md §2): cumulative ACKs, an out-of-order store, SACK blocks
-//! (RFC 2018) and optional delayed ACKs. Goodput counts bytes delivered in order to the
+//! The TCP receiver (docs/models/tcp.md, "Model"): cumulative ACKs, an out-of-order store, SACK
+//! blocks (RFC 2018) and optional delayed ACKs. Goodput counts bytes delivered in order to the
 //! application, each byte once, however often it arrived.
 
 use super::segment::{Ack, Block, MAX_SACK_BLOCKS};

@@ -1,6 +1,6 @@
 //! TCP Reno (RFC 2581 / RFC 5681): fast retransmit and fast recovery with window inflation.
 //! A second loss in the same window usually ends in a timeout — the known weakness kept on
-//! purpose (tcp.md §5.4).
+//! purpose (docs/models/tcp.md, "Validation").
 
 use super::segment::{Ack, Segment};
 use super::sender::{AckKind, CongestionControl, Core};

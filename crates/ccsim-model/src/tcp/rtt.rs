@@ -1,6 +1,6 @@
-//! Jacobson's RTT estimator and retransmission timeout (tcp.md §4; RFC 6298), with the three
-//! clock granularities the seeds need: exact time (seed 000), BSD ticks with a phase
-//! (4.4BSD's 500 ms slow timer, seed 004 [RECON]) and ns-2's quantised timer (seed 002).
+//! Jacobson's RTT estimator and retransmission timeout (docs/models/tcp.md, "Model"; RFC 6298),
+//! with the three clock granularities the seeds need: exact time (seed 000), BSD ticks with a
+//! phase (4.4BSD's 500 ms slow timer, seed 004 [RECON]) and ns-2's quantised timer (seed 002).
 
 use ccsim_engine::{SimDuration, SimTime};
 
@@ -33,7 +33,8 @@ pub struct RttConfig {
 }
 
 impl Default for RttConfig {
-    /// Seed 000's Table 1 gains; a 3 s initial RTO (1990s fidelity, tcp.md §4.1).
+    /// Seed 000's Table 1 gains; a 3 s initial RTO (1990s fidelity; docs/models/tcp.md, "Scenario
+    /// keys").
     fn default() -> Self {
         RttConfig {
             g: 0.125,
@@ -180,7 +181,7 @@ mod tests {
         let mut e = est(ClockMode::Continuous);
         assert_eq!(e.rto(), SimDuration::from_secs(3));
         e.sample(ms(0), ms(100));
-        assert_eq!(e.rto(), SimDuration::from_millis(300)); // R + 4·R/2 (tcp.md §9.4)
+        assert_eq!(e.rto(), SimDuration::from_millis(300)); // R + 4·R/2 = 3R (docs/models/tcp.md)
     }
 
     #[test]

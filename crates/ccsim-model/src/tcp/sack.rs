@@ -2,11 +2,13 @@
 //! a scoreboard marks what the receiver holds, a segment is lost once `dupthresh` segments
 //! above it are SACKed, and during recovery the sender keeps `pipe` (its estimate of data in
 //! the network) at cwnd, sending lost segments first, then new data, then other holes. So
-//! exactly the lost segments are retransmitted. A timeout clears the scoreboard (tcp.md §4.2).
+//! exactly the lost segments are retransmitted. A timeout clears the scoreboard
+//! (docs/models/tcp.md, "Deviations and choices").
 //!
-//! With `fall_floyd` the recovery is Fall & Floyd's "sack1" (CCR 1996, tcp.md §5.6): halve cwnd,
-//! estimate `pipe = FlightSize − 3·SMSS`, subtract one segment per duplicate ACK and two per
-//! partial ACK, and send holes first, then new data, whenever `pipe < cwnd`.
+//! With `fall_floyd` the recovery is Fall & Floyd's "sack1" (CCR 1996; docs/models/tcp.md,
+//! "Model"): halve cwnd, estimate `pipe = FlightSize − 3·SMSS`, subtract one segment per
+//! duplicate ACK and two per partial ACK, and send holes first, then new data, whenever
+//! `pipe < cwnd`.
 
 use super::segment::{Ack, Segment};
 use super::sender::{AckKind, CongestionControl, Core};

@@ -1,9 +1,11 @@
-//! What TCP puts on the wire, in bytes (tcp.md §1): data segments and ACKs with SACK blocks.
+//! What TCP puts on the wire, in bytes (docs/models/ip.md, "Model": hosts): data segments and
+//! ACKs with SACK blocks.
 
-/// Bytes of TCP + IP header on every segment (no options; tcp.md §1).
+/// Bytes of TCP + IP header on every segment: 20 + 20, no options (docs/models/tcp.md,
+/// "Deviations and choices").
 pub const HEADER_BYTES: u32 = 40;
 
-/// Most SACK blocks an ACK carries (tcp.md §2.1: 3, as with timestamps) [RECON].
+/// Most SACK blocks an ACK carries (docs/models/tcp.md, "Model": 3, as with timestamps) [RECON].
 pub const MAX_SACK_BLOCKS: usize = 3;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

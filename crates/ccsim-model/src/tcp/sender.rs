@@ -1,7 +1,8 @@
-//! The TCP sender engine shared by every variant (tcp.md §3-5): sequence state, the send
-//! loop, the RTT estimator and retransmission timer, slow start and congestion avoidance.
+//! The TCP sender engine shared by every variant (docs/models/tcp.md, "Model"): sequence state,
+//! the send loop, the RTT estimator and retransmission timer, slow start and congestion
+//! avoidance.
 //! What differs between Tahoe, Reno, NewReno and SACK — how duplicate and partial ACKs are
-//! answered — lives in one file per variant behind `AnyTcp` (STYLE §5).
+//! answered — lives in one file per variant behind `AnyTcp` (an enum, not a trait object per call).
 //!
 //! Sans-IO: the caller feeds ACKs and timer expiries with `now` and collects the segments
 //! to send in a vector it owns (reused, so the steady state allocates nothing).
@@ -28,7 +29,7 @@ pub struct TcpConfig {
     /// RTO expirations for the same data before the connection is aborted.
     pub max_retries: u32,
     /// Suppress a fast retransmit until the cumulative ACK passes the last recovery point
-    /// (ns-2's bugfix, RFC 6582 §3.2 step 2, tcp.md §5.4).
+    /// (ns-2's bugfix, RFC 6582 §3.2 step 2; docs/validation/ns2.md, "What differs").
     pub reno_bugfix: bool,
     /// When a partial ACK restarts the retransmission timer (NewReno, RFC 6582 §4).
     pub partial_ack_timer: PartialAckTimer,
@@ -99,7 +100,7 @@ pub struct SenderStats {
     pub aborted: bool,
 }
 
-/// State every variant shares (tcp.md §3).
+/// State every variant shares (docs/models/tcp.md, "Model").
 #[derive(Clone, Debug)]
 pub struct Core {
     pub cfg: TcpConfig,
@@ -265,8 +266,9 @@ impl Core {
 
     /// May a loss be answered by a fast retransmit? With the bugfix on, only once the cumulative
     /// ACK has passed (not merely reached) the point recorded at the last timeout or recovery
-    /// (RFC 6582 §3.2 step 2; ns-2's `highest_ack_ > recover_`; tcp.md §5.4): duplicate ACKs
-    /// carrying exactly that point come from go-back-N resending data the receiver holds.
+    /// (RFC 6582 §3.2 step 2; ns-2's `highest_ack_ > recover_`; docs/validation/ns2.md, "What
+    /// differs"): duplicate ACKs carrying exactly that point come from go-back-N resending data
+    /// the receiver holds.
     /// `recover` starts at 0, standing for the ISN below byte 0, which every ACK passes.
     pub fn fast_retransmit_allowed(&self) -> bool {
         !self.cfg.reno_bugfix || self.recover == 0 || self.snd_una > self.recover
@@ -276,7 +278,7 @@ impl Core {
         self.rto_deadline = Some(self.rtt.deadline(now));
     }
 
-    /// Slow start or congestion avoidance growth for `acked` new bytes (tcp.md §5.1).
+    /// Slow start or congestion avoidance growth for `acked` new bytes (docs/models/tcp.md, "Model").
     pub fn grow(&mut self, acked: u64) {
         if self.cwnd < self.ssthresh {
             self.cwnd += (acked as f64).min(self.smss());
@@ -286,7 +288,7 @@ impl Core {
         self.cwnd = self.cwnd.min(self.cfg.max_window as f64);
     }
 
-    /// A new ACK outside loss recovery: advance, grow the window, send (tcp.md §5.1).
+    /// A new ACK outside loss recovery: advance, grow the window, send (docs/models/tcp.md, "Model").
     pub fn on_new_ack_open(&mut self, now: SimTime, ack: u64, out: &mut Vec<Segment>) {
         let acked = self.advance(now, ack);
         self.dupacks = 0;
@@ -327,7 +329,7 @@ impl Core {
 /// What a variant decides. Default hooks give Tahoe-style behaviour.
 pub trait CongestionControl {
     fn on_ack(&mut self, core: &mut Core, ack: &Ack, kind: AckKind, now: SimTime, out: &mut Vec<Segment>);
-    /// After the common RTO handling (tcp.md §4.2), before the retransmission.
+    /// After the common RTO handling (docs/models/tcp.md, "Model"), before the retransmission.
     fn on_timeout(&mut self, _core: &mut Core) {}
 }
 
@@ -379,7 +381,8 @@ impl TcpSender {
         self.cc.name()
     }
 
-    /// Opens the connection (already ESTABLISHED, tcp.md §1) and sends the initial window.
+    /// Opens the connection (already ESTABLISHED: no handshake, docs/models/tcp.md) and sends the
+    /// initial window.
     /// Draws for `TcpConfig::overhead` (one stream per connection).
     pub fn with_send_jitter(mut self, rng: RngStream) -> Self {
         self.core.jitter = Some(rng);
@@ -414,7 +417,7 @@ impl TcpSender {
         dispatch!(&mut self.cc, v => v.on_ack(&mut self.core, ack, kind, now, out));
     }
 
-    /// The retransmission timer fired (tcp.md §4.2).
+    /// The retransmission timer fired (docs/models/tcp.md, "Model").
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let c = &mut self.core;
         if c.delayed_send.is_some_and(|t| now >= t) && !c.stats.aborted {

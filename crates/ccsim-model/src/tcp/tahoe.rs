@@ -1,5 +1,6 @@
 //! TCP Tahoe (4.3BSD-Tahoe; Fall & Floyd 1996), and Jacobson's 1988 algorithm as Tahoe
-//! without fast retransmit (tcp.md §5.2-5.3): loss is answered by slow start from one segment.
+//! without fast retransmit (docs/models/tcp.md, "Model"): loss is answered by slow start from one
+//! segment.
 
 use super::segment::{Ack, Segment};
 use super::sender::{AckKind, CongestionControl, Core};

@@ -1,6 +1,6 @@
 //! End-to-end tests of the TCP variants over a tiny deterministic network: a bottleneck of
-//! fixed rate and unlimited buffer, fixed one-way delays, and scripted drops (tcp.md §9,
-//! issue 4's loss-recovery tests).
+//! fixed rate and unlimited buffer, fixed one-way delays, and scripted drops
+//! (docs/models/tcp.md, "Validation"; issue 4's loss-recovery tests).
 
 use super::*;
 use ccsim_engine::{EventQueue, SimDuration, SimTime, TxClock};

@@ -1,4 +1,4 @@
-//! The TM 4.0 ABR source end system (SES), abr.md §4.
+//! The TM 4.0 ABR source end system (SES), docs/models/abr/source.md.
 //!
 //! Sans-IO: the world calls `start`, `on_wake` and `on_brm` with the current time and gets
 //! back the cell to emit and when the source next wants to be woken. The source never sees
@@ -9,7 +9,7 @@ use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
 use ccsim_engine::{SimDuration, SimTime, PS_PER_SEC};
 
-/// TM 4.0 source parameters (abr.md §3). Rates in cells/s.
+/// TM 4.0 source parameters (docs/models/abr/source.md, "Parameters"). Rates in cells/s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AbrParams {
     pub pcr: f64,
@@ -26,13 +26,13 @@ pub struct AbrParams {
     pub frtt: SimDuration,
     pub cdf: f64,
     pub tcr: f64,
-    /// DEBRA sources (abr.md §11.4): the FRM's ER field carries a bid, `min(PCR, last ER
-    /// received)`, starting at ICR, instead of PCR.
+    /// DEBRA sources (docs/models/abr/debra.md, "Reconstruction"): the FRM's ER field carries a bid,
+    /// `min(PCR, last ER received)`, starting at ICR, instead of PCR.
     pub bidding: bool,
 }
 
 impl AbrParams {
-    /// TM 4.0 defaults (abr.md §3) for a connection with the given PCR.
+    /// TM 4.0 defaults (docs/models/abr/source.md, "Parameters") for a connection with the given PCR.
     pub fn tm4_defaults(pcr: f64) -> Self {
         AbrParams {
             pcr,
@@ -202,7 +202,8 @@ impl AbrSource {
         self.misbehaviour.sending_rate(now, self.acr)
     }
 
-    /// ER field of a forward RM cell: PCR, or the DEBRA bid (abr.md §4 rule 10, §11.4).
+    /// ER field of a forward RM cell: PCR (TM 4.0 rule 10, docs/models/abr/source.md), or the DEBRA
+    /// bid (docs/models/abr/debra.md).
     fn requested_rate(&self, now: SimTime) -> f64 {
         if !self.p.bidding {
             return self.p.pcr;

@@ -130,7 +130,7 @@ fn adtf_returns_an_idle_source_to_icr() {
 
 #[test]
 fn crm_cuts_the_rate_when_feedback_is_missing() {
-    // TBE = 64, Nrm = 32: CRM = 2 (abr.md §16.1).
+    // TBE = 64, Nrm = 32: CRM = ⌈TBE/Nrm⌉ = 2 (docs/models/abr/source.md, "Validation").
     let p = AbrParams { tbe: 64, nrm: 32, cdf: 0.5, ..params() };
     assert_eq!(p.crm(), 2);
     let mut s = src(p);

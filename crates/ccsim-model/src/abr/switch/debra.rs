@@ -1,11 +1,12 @@
-//! DEBRA, Dynamic Explicit Bid Rate Algorithm — a RECONSTRUCTION (abr.md §11).
+//! DEBRA, Dynamic Explicit Bid Rate Algorithm — a RECONSTRUCTION (docs/models/abr/debra.md).
 //!
-//! Gurski and Williamson's report is not available; this follows abr.md's reconstruction from
-//! the loss-load curves of Williamson (IEEE/ACM ToN 4(6), 1996) and every property seed 003
-//! states. What is from the seed: sources bid, the switch sums the bids, every bid is granted
-//! when the sum fits the target capacity `C × ABR capacity`, otherwise low bidders are
-//! favoured; parameters C, V, K; greedy honest sources lose their excess by selective discard,
-//! dishonest ones defeat it. What is reconstructed (each a parameter):
+//! Gurski and Williamson's report is not available; this follows the reconstruction of
+//! docs/models/abr/debra.md, from the loss-load curves of Williamson (IEEE/ACM ToN 4(6), 1996)
+//! and every property seed 003 states. What is from the seed: sources bid, the switch sums the
+//! bids, every bid is granted when the sum fits the target capacity `C × ABR capacity`,
+//! otherwise low bidders are favoured; parameters C, V, K; greedy honest sources lose their
+//! excess by selective discard, dishonest ones defeat it. What is reconstructed (each a
+//! parameter):
 //! - the allocation `a_j = min(b_j, L)` with the water level `L` that fills the target;
 //! - the advertised rate, VC i's *knee*: the largest x with `x + Σ_{j≠i} min(b_j, x) ≤ V·T`;
 //! - K smooths increases only: `adv = ccr + (knee − ccr)/K` when the knee is above the CCR;
@@ -14,9 +15,10 @@
 //!   only while the declared rates overload the target;
 //! - a VC is active when its last FRM is recent: within `active_timeout`, or within
 //!   `active_frm_periods` of its own FRM spacing (Nrm/CCR, Nrm taken as `assumed_nrm`), so
-//!   a slow VC is not forgotten between two of its FRMs. (abr.md's first reconstruction,
-//!   "two averaging intervals", forgets almost every VC when intervals end every 50 cells
-//!   under load; the knees then ignore most bids and the WAN scenarios overload.)
+//!   a slow VC is not forgotten between two of its FRMs. (Our first reconstruction, "two
+//!   averaging intervals", forgets almost every VC when intervals end every 50 cells under
+//!   load; the knees then ignore most bids and the WAN scenarios overload:
+//!   docs/models/abr/debra.md, "Reconstruction".)
 
 use super::{AbrSwitch, PortView};
 use crate::cell::{Cell, CellKind};

@@ -1,8 +1,8 @@
-//! Binary feedback switches (abr.md §7): EFCI marking of data cells, or relative-rate (RR)
-//! marking of CI/NI in backward RM cells. ER is never touched, so sources follow TM 4.0
-//! rule 8 only: additive increase by RIF·PCR, multiplicative decrease by RDF.
+//! Binary feedback switches (docs/models/abr/efci.md): EFCI marking of data cells, or
+//! relative-rate (RR) marking of CI/NI in backward RM cells. ER is never touched, so sources
+//! follow TM 4.0 rule 8 only: additive increase by RIF·PCR, multiplicative decrease by RDF.
 //!
-//! The thresholds are [RECON] in the reference: parameters, not constants.
+//! The thresholds are reconstructions [RECON] (no seed gives them): parameters, not constants.
 
 use super::{AbrSwitch, PortView};
 use crate::cell::{Cell, CellKind, Flags};

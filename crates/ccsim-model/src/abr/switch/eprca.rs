@@ -1,5 +1,5 @@
-//! EPRCA, Enhanced Proportional Rate Control Algorithm (abr.md §8; Roberts, ATM Forum 94-0735,
-//! as summarised by Jain and Kalyanaraman).
+//! EPRCA, Enhanced Proportional Rate Control Algorithm (docs/models/abr/eprca.md; Roberts, ATM
+//! Forum 94-0735, as summarised by Jain and Kalyanaraman).
 //!
 //! The port keeps an exponential average MACR of the CCRs it sees in forward RM cells. When the
 //! queue passes QT (congested) a VC above the fair share DPF × MACR is told ERF × MACR; past

@@ -1,4 +1,4 @@
-//! ERICA, Explicit Rate Indication for Congestion Avoidance (abr.md §9).
+//! ERICA, Explicit Rate Indication for Congestion Avoidance (docs/models/abr/erica.md).
 //!
 //! Jain, Kalyanaraman, Goyal, Fahmy, Viswanathan, "ERICA Switch Algorithm: A Complete
 //! Description", ATM Forum 96-1172; Kalyanaraman et al., IEEE/ACM ToN 8(1), 2000.
@@ -15,7 +15,8 @@ use crate::ids::VcId;
 use crate::vc_table::VcTable;
 use ccsim_engine::{SimDuration, SimTime};
 
-/// How the load factor is smoothed across intervals (abr.md §9.5).
+/// How the load factor is smoothed across intervals (`load_averaging`, docs/models/abr/erica.md,
+/// "Parameters").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum LoadAveraging {
     /// `z` is this interval's measurement.
@@ -60,7 +61,7 @@ pub struct EricaParams {
 }
 
 impl Default for EricaParams {
-    /// The defaults of abr.md §9.5-9.6 (LAN target utilisation).
+    /// The defaults of docs/models/abr/erica.md, "Parameters" (LAN target utilisation).
     fn default() -> Self {
         EricaParams {
             target_utilization: 0.95,
@@ -127,7 +128,8 @@ pub struct Erica {
 impl Erica {
     pub fn new(p: EricaParams, link_rate: f64) -> Self {
         let target_cap = Self::target_for(&p, 0, link_rate);
-        // Before the first interval ends: one VC assumed, z = 1 (abr.md §9.4 edge cases).
+        // Before the first interval ends: one VC assumed, z = 1 (start-up, docs/models/abr/erica.md,
+        // "Deviations and implementation choices").
         Erica {
             p,
             interval_start: SimTime::ZERO,

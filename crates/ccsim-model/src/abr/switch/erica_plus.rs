@@ -1,5 +1,6 @@
 //! ERICA+: ERICA with a queue control function instead of a fixed target utilisation
-//! (abr.md §10; Kalyanaraman's dissertation §6.14-6.20; Vandalore et al., ATM Forum 98-0408).
+//! (docs/models/abr/erica-plus.md; Kalyanaraman's dissertation §6.14-6.20; Vandalore et al., ATM
+//! Forum 98-0408).
 //!
 //! Everything else is ERICA (`erica.rs`, same options, δ, t_AI, N_AI): only the target
 //! capacity changes, to `f(q) × ABR capacity`, where `f` is 1 at the target queue
@@ -22,7 +23,8 @@ pub struct QueueControl {
 }
 
 impl Default for QueueControl {
-    /// abr.md §10: T0 = 100 µs (the seed's example), a = 1.15, b = 1.05, QDLF = 0.5.
+    /// docs/models/abr/erica-plus.md, "Parameters": T0 = 100 µs (the seed's example), a = 1.15,
+    /// b = 1.05, QDLF = 0.5.
     fn default() -> Self {
         QueueControl { t0: SimDuration::from_micros(100), a: 1.15, b: 1.05, qdlf: 0.5 }
     }

@@ -2,8 +2,8 @@
 //!
 //! A scheme is told about cells through hooks with no-op defaults and stores its state inline
 //! in the enum, so the per-cell path dispatches by `match` with no vtable and no boxing
-//! (STYLE §5). Measurement is at the VC's *forward* output port; feedback is written into the
-//! VC's backward RM cells as they pass the same switch (abr.md §6.2).
+//! (docs/DESIGN.md §3). Measurement is at the VC's *forward* output port; feedback is written into the
+//! VC's backward RM cells as they pass the same switch (docs/models/abr/erica.md, "Model").
 //!
 //! Adding a scheme: a file here with a struct implementing `AbrSwitch`, a variant in
 //! `AnyAbrSwitch` (and in `dispatch!`), its `type` tag in the scenario schema, a doc page.
@@ -48,7 +48,7 @@ pub trait AbrSwitch {
     }
     /// A forward RM cell arriving for this port (after `on_cell_arrival`).
     fn on_frm(&mut self, _vc: VcId, _cell: &Cell, _view: &PortView) {}
-    /// A CBR/VBR cell arriving for this port: it takes capacity from ABR (abr.md §6.2).
+    /// A CBR/VBR cell arriving for this port: it takes capacity from ABR (docs/models/vbr.md, "Model").
     fn on_background_cell(&mut self, _view: &PortView) {}
     /// A backward RM cell of a VC whose forward port this is; may lower ER or set CI/NI.
     fn on_brm(&mut self, _vc: VcId, _cell: &mut Cell, _view: &PortView) {}

@@ -1,4 +1,4 @@
-//! UT, Uniform Tracking (abr.md §12; Fulton, Li, Lim, ATM Forum 97-0239, via seed 004).
+//! UT, Uniform Tracking (docs/models/abr/ut.md; Fulton, Li, Lim, ATM Forum 97-0239, via seed 004).
 //!
 //! Every control interval t_c the port estimates the effective number of sources as the total
 //! ABR rate divided by the smoothed fair share it handed out before, so VCs held down

@@ -11,7 +11,7 @@ pub struct Epd {
 
 impl BufferPolicy for Epd {
     fn admit_frame(&self, o: &Occupancy) -> bool {
-        // Ties count as congested (ubr-gfr.md §0.1 [RECON]).
+        // Ties count as congested (docs/models/ubr/buffer-policies.md [RECON]).
         o.total < self.threshold
     }
 }

@@ -1,9 +1,9 @@
-//! The `AnyBufferPolicy` family: who may enter a port's buffer (ubr-gfr.md §0-2).
+//! The `AnyBufferPolicy` family: who may enter a port's buffer (docs/models/ubr/buffer-policies.md).
 //!
 //! Decisions are per AAL5 frame, taken at its first cell and enforced on the rest; the
 //! generic skeleton (frame state per VC, partial packet discard after an overflow, keeping
 //! the end-of-frame cell) is here, each policy only answers "admit this new frame?" from the
-//! buffer's books (STYLE §7: the buffer keeps the books, the policy only decides).
+//! buffer's books (the buffer keeps the books, the policy only decides).
 
 mod epd;
 mod fba;
