@@ -25,7 +25,17 @@ class Simulation:
         scheme: str | None = ...,
         seed: int | None = ...,
         tcp: str | None = ...,
+        streamed: bool = ...,
     ) -> None: ...
+    @property
+    def series_estimate_mb(self) -> tuple[float, int]:
+        """The memory the whole run's series would take (MB) and `measure.max_series_mb`."""
+        ...
+    @property
+    def series_rows(self) -> int: ...
+    def take_series(self) -> dict[str, Any]:
+        """The series recorded since the last call, taken out of the engine (as in `finish`)."""
+        ...
     @property
     def name(self) -> str: ...
     @property

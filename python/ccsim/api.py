@@ -152,6 +152,8 @@ def run(
     progress: bool | Progress = False,
     chunks: int = 200,
     trace: bool | Mapping[str, Any] | None = None,
+    stream_series: str | Path | None = None,
+    _stream_above_mb: float | None = None,
     **overrides: Any,
 ) -> Result:
     """Runs a scenario and returns its ``Result``.
@@ -166,13 +168,25 @@ def run(
     per-cell/packet event trace (``Result.trace``; docs/trace.md), a dict such as
     ``{"flows": ["S1"], "from": "10ms", "to": "20ms", "max_mb": 100}`` records it with those
     ``measure.trace`` settings, ``False`` turns off one the scenario asks for.
+    ``stream_series=DIR`` writes the time series to Parquet parts under DIR as the run goes, so
+    its memory stays flat however long it runs (``measure.max_series_mb`` then does not apply);
+    the ``Result``'s series tables read from there (docs/scenarios.md, "Long runs").
+    ``_stream_above_mb`` (``ccsim run --out``): stream only series that would take more memory than
+    this or than ``measure.max_series_mb``.
     """
     text, fmt, _label = scenario_source(scenario)
     pairs = override_pairs(set, overrides) + trace_pairs(trace)
     seed = _check_seed(seed)
     _check_names(scheme=scheme, tcp=tcp)
     started = time.perf_counter()
-    sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp)
+    sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp, streamed=stream_series is not None)
+    writer = None
+    if stream_series is not None:
+        estimate, limit = sim.series_estimate_mb
+        if _stream_above_mb is None or estimate > min(_stream_above_mb, limit):
+            from ._streamed import SeriesWriter
+
+            writer = SeriesWriter(Path(stream_series))
     notices = sim.notices
     for notice in notices:
         warnings.warn(notice, CcsimWarning, stacklevel=2)
@@ -185,6 +199,8 @@ def run(
     try:
         for t in _chunk_ends(duration, chunks):
             done = sim.run_until(t)
+            if writer is not None and sim.series_rows >= writer.flush_rows:
+                writer.write(sim.take_series())
             if callable(progress):
                 progress(sim.now_s, duration)
             if done:
@@ -199,13 +215,22 @@ def run(
             f"the trace reached measure.trace.max_mb after {data['trace']['events']:,} events and stopped: it holds "
             f"every event before {cut:g} s; raise max_mb, or trace fewer flows or a shorter time (flows, from, to)",
             CcsimWarning, stacklevel=2)
-    data["series"] = LazySeries(data["series"])
+    if writer is not None:
+        from ._streamed import StreamedSeries
+
+        writer.write(data["series"])
+        data["series"] = StreamedSeries(writer.folder, list(data["series"]))
+    else:
+        data["series"] = LazySeries(data["series"])
     data["wall_s"] = time.perf_counter() - started
     data["ccsim_version"] = _core.__version__
     data["ccsim_commit"] = commit()
     data["notices"] = notices
     return Result(data, resolved_json=sim.resolved_json())
 
+
+#: `ccsim run --out` streams the series to Parquet when they would take more memory than this (MB).
+STREAM_ABOVE_MB = 256.0
 
 #: Wall time a chunk of a run may take: Ctrl-C (and progress) are handled between chunks.
 CHUNK_WALL_S = 0.1

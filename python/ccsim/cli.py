@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -159,6 +161,7 @@ def run(
     trace_to: Optional[str] = typer.Option(None, "--trace-to", help="With --trace: events before this time."),
 ) -> None:
     """Run a scenario and print its summary."""
+    from .api import STREAM_ABOVE_MB
     from .api import run as run_scenario
     from .result import check_out_dir
 
@@ -182,13 +185,19 @@ def run(
 
             check_formats(plot_format)
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
+    # With --out, series that would take much memory go to Parquet parts beside it as the run goes.
+    parts = None if out_dir is None else out_dir.absolute().parent / f".{out_dir.name}.series-{os.getpid()}"
     try:
-        result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
-                              trace=trace)
+        try:
+            result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
+                                  trace=trace, stream_series=parts, _stream_above_mb=STREAM_ABOVE_MB)
+        finally:
+            progress.close()
+        if out_dir is not None:
+            result.write(out_dir, plots=not no_plots, formats=plot_format)
     finally:
-        progress.close()
-    if out_dir is not None:
-        result.write(out_dir, plots=not no_plots, formats=plot_format)
+        if parts is not None:
+            shutil.rmtree(parts, ignore_errors=True)
     if trace_path is not None:
         result.write_trace(trace_path)
     if as_json:

@@ -94,6 +94,24 @@ def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]) -> dict
     return drawn
 
 
+def _series(result: "Result", name: str, names: list[str] | None) -> pl.DataFrame:
+    """Series `name` to draw: its table; for a streamed result (`Result.streamed`) its lines'
+    envelopes, computed by a streaming query (the whole series is never in memory)."""
+    if not result.streamed:
+        return getattr(result, name)
+    from ._streamed import envelope
+
+    if names is None:
+        names = result.data["series"].names_in(name)
+    return envelope(result.data["series"], name, names, _ENVELOPE_BINS).with_columns((pl.col("time_ms") / 1e3).alias("time_s"))
+
+
+def _has_rows(result: "Result", name: str) -> bool:
+    if result.streamed:
+        return bool(result.data["series"].parts(name))
+    return getattr(result, name).height > 0
+
+
 def _title(result: "Result", what: str) -> str:
     """`gfc1, seed 1: allowed cell rate`: the scenario's own name (the preset path's last part)."""
     return f"{result.scenario.rsplit('/', 1)[-1]}, seed {result.seed}: {what}"
@@ -143,7 +161,7 @@ def _panel(ax, result: "Result", df: pl.DataFrame, key: str, value: str, names, 
 def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
     """ACR of each source in Mb/s against time in ms (groups share a style when many), with each
     one's max-min fair rate as a dotted line in its colour."""
-    fig, ax, drawn = _panel(ax, result, result.acr, "source", "acr_mbps", sources, "ACR (Mb/s)", "allowed cell rate")
+    fig, ax, drawn = _panel(ax, result, _series(result, "acr", sources), "source", "acr_mbps", sources, "ACR (Mb/s)", "allowed cell rate")
     maxmin = {s["name"]: s["maxmin_mbps"] for s in result.data["sources"] if s.get("maxmin_mbps") is not None}
     _references(ax, drawn, [({k: [v] for k, v in maxmin.items()}, "max-min fair rate", DOTTED)])
     return fig
@@ -167,7 +185,7 @@ def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
         label, title = "queue length (packets)", "router queues"
     else:
         label, title = "queue length (cells)", "switch queues"
-    fig, ax, drawn = _panel(ax, result, result.queue, "port", "queue_cells", names, label, title)
+    fig, ax, drawn = _panel(ax, result, _series(result, "queue", names), "port", "queue_cells", names, label, title)
     # A port's buffer size and the thresholds of its buffer policy or RED, each where the queue
     # came within a quarter of it (a level far above the queue would flatten the queue's scale).
     buffers, thresholds = {}, {}
@@ -181,30 +199,32 @@ def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
 
 def plot_received(result: "Result", sources: list[str] | None = None, ax=None):
     """Cumulative data cells delivered to each destination (the slope is the throughput)."""
-    return _panel(ax, result, result.received, "source", "cells", sources, "cells received", "cells received")[0]
+    return _panel(ax, result, _series(result, "received", sources), "source", "cells", sources, "cells received", "cells received")[0]
 
 
 def plot_lost(result: "Result", sources: list[str] | None = None, ax=None):
     """Cumulative data cells (packets on IP flows) each flow lost, against time: when its losses
     happened (the slope is the loss rate)."""
     unit = "packets" if counts_packets(result.data) else "cells"
-    return _panel(ax, result, result.dropped, "source", "cells", sources, f"{unit} lost", f"{unit} lost")[0]
+    return _panel(ax, result, _series(result, "dropped", sources), "source", "cells", sources, f"{unit} lost", f"{unit} lost")[0]
 
 
 def _lost_any(result: "Result") -> bool:
+    if result.streamed:
+        return (result.data["series"].max("dropped") or 0) > 0
     lost = result.dropped["cells"]
     return not lost.is_empty() and lost.max() > 0
 
 
 def plot_cwnd(result: "Result", connections: list[str] | None = None, ax=None):
     """TCP congestion window of each connection in kB against time in ms."""
-    df = result.cwnd.with_columns((pl.col("cwnd_bytes") / 1000.0).alias("cwnd_kB"))
+    df = _series(result, "cwnd", connections).with_columns((pl.col("cwnd_bytes") / 1000.0).alias("cwnd_kB"))
     return _panel(ax, result, df, "connection", "cwnd_kB", connections, "cwnd (kB)", "congestion windows")[0]
 
 
 def plot_seq(result: "Result", connections: list[str] | None = None, ax=None):
     """Highest sequence number sent per connection in MB against time in ms (seed 002, Fig. 4)."""
-    df = result.seq.with_columns((pl.col("seq_bytes") / 1e6).alias("seq_MB"))
+    df = _series(result, "seq", connections).with_columns((pl.col("seq_bytes") / 1e6).alias("seq_MB"))
     return _panel(ax, result, df, "connection", "seq_MB", connections, "sequence number (MB)", "sender sequence numbers")[0]
 
 
@@ -296,7 +316,7 @@ def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
     if _shows_acr(result):
         panels.append(("acr", plot_acr))
     panels.append(("queue", plot_queue))
-    if len(result.data["series"]["received"].get("time_s", [])):
+    if _has_rows(result, "received"):
         panels.append(("received", plot_received))
     if _lost_any(result):
         panels.append(("lost", plot_lost))

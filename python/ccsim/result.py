@@ -81,6 +81,8 @@ def counts_packets(summary: dict[str, Any]) -> bool:
 def _series_frame(series: Any, name: str) -> pl.DataFrame:
     """Series `name` as a long table: time_s, its key column (names), its value column, time_ms."""
     key, value = SERIES_COLUMNS[name]
+    if getattr(series, "scan", None) is not None:  # streamed to Parquet (`_streamed.StreamedSeries`)
+        return series.frame(name)
     columns = series.get(name, {})  # results from before a series existed have none
     if isinstance(series, LazySeries) and name in series:
         # The key column from codes: one string per name, not per row.
@@ -159,6 +161,18 @@ class Result:
     @cached_property
     def utilization(self) -> pl.DataFrame:
         return _series_frame(self._data["series"], "utilization")
+
+    @property
+    def streamed(self) -> bool:
+        """Whether the series were written to Parquet as the run went (``stream_series``)."""
+        return getattr(self._data.get("series"), "scan", None) is not None
+
+    def scan(self, name: str) -> pl.LazyFrame:
+        """Series ``name`` as a polars LazyFrame: over its Parquet parts when streamed (nothing
+        is read until collected), else over the table in memory."""
+        if name not in SERIES_COLUMNS:
+            raise KeyError(f"unknown series {name!r}; one of {', '.join(SERIES_COLUMNS)}")
+        return self._data["series"].scan(name) if self.streamed else _series_frame(self._data["series"], name).lazy()
 
     def _tcp_series(self, name: str) -> pl.DataFrame:
         # Results from before TCP series existed have none.
@@ -384,7 +398,11 @@ class Result:
         # `polars.read_parquet_metadata`).
         meta = self.metadata()
         for name in self.TABLES:
-            getattr(self, name).write_parquet(out / f"{name}.parquet", metadata=meta)
+            if self.streamed and name in SERIES_COLUMNS:
+                # Part by part, never the whole series in memory.
+                self.scan(name).sink_parquet(out / f"{name}.parquet", metadata=meta)
+            else:
+                getattr(self, name).write_parquet(out / f"{name}.parquet", metadata=meta)
         if self.trace is not None:
             self.write_trace(out / "trace.parquet")
         (out / "summary.json").write_text(json.dumps(self.summary(), indent=2) + "\n")

@@ -59,6 +59,7 @@ fn adjustments(
     Ok(Adjustments { overrides: parsed, scheme, seed, tcp })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn load(
     py: Python<'_>,
     text: &str,
@@ -67,10 +68,11 @@ fn load(
     scheme: Option<String>,
     seed: Option<u64>,
     tcp: Option<String>,
+    streamed: bool,
 ) -> PyResult<Run> {
     let format: Format = text_format(py, format)?;
     let adj = adjustments(py, overrides, scheme, seed, tcp)?;
-    match catch_unwind(AssertUnwindSafe(|| Run::from_text(text, format, &adj))) {
+    match catch_unwind(AssertUnwindSafe(|| Run::open(text, format, &adj, streamed))) {
         Ok(Ok(run)) => Ok(run),
         Ok(Err(e)) => Err(scenario_error(py, e)),
         Err(p) => Err(ccsim_error(py, "InternalError", format!("while loading the scenario: {}", panic_text(&*p)))),
@@ -110,7 +112,7 @@ fn resolve(
     seed: Option<u64>,
     tcp: Option<String>,
 ) -> PyResult<String> {
-    Ok(load(py, text, format, overrides, scheme, seed, tcp)?.resolved_json().to_string())
+    Ok(load(py, text, format, overrides, scheme, seed, tcp, false)?.resolved_json().to_string())
 }
 
 /// One simulation run, advanced in chunks from Python.
@@ -122,8 +124,11 @@ struct Simulation {
 
 #[pymethods]
 impl Simulation {
+    /// `streamed`: the caller takes the series while the run goes (`take_series`), so
+    /// `measure.max_series_mb` does not refuse it.
     #[new]
-    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None))]
+    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None, streamed = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         text: &str,
@@ -132,8 +137,28 @@ impl Simulation {
         scheme: Option<String>,
         seed: Option<u64>,
         tcp: Option<String>,
+        streamed: bool,
     ) -> PyResult<Self> {
-        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed, tcp)?, poisoned: None })
+        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed, tcp, streamed)?, poisoned: None })
+    }
+
+    /// The memory the whole run's series would take, MB, and the limit `measure.max_series_mb`.
+    #[getter]
+    fn series_estimate_mb(&self) -> (f64, u64) {
+        (self.run.series_estimate_mb(), self.run.scenario().measure.max_series_mb)
+    }
+
+    /// Rows recorded and not yet taken.
+    #[getter]
+    fn series_rows(&self) -> usize {
+        results::recorded_rows(&self.run.world().rec)
+    }
+
+    /// The series recorded since the last call, taken out of the engine, as binary columns (the
+    /// form `finish` gives them).
+    fn take_series<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let part = self.run.take_series();
+        series_dict(py, &part, &results::Names::of(self.run.world()))
     }
 
     #[getter]
@@ -211,24 +236,28 @@ impl Simulation {
             Err(p) => return Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
         };
         let world = self.run.world();
-        let names = results::Names::of(world);
-        let series = PyDict::new(py);
-        for c in results::series_columns(world, &names) {
-            let col = PyDict::new(py);
-            col.set_item("key_field", c.key_field)?;
-            col.set_item("value_field", c.value_field)?;
-            col.set_item("names", c.names.to_vec())?;
-            col.set_item("time_s", f64_bytes(py, &c.series.time_s))?;
-            col.set_item("key", PyBytes::new(py, &c.series.key.iter().flat_map(|k| k.to_le_bytes()).collect::<Vec<u8>>()))?;
-            col.set_item("value", f64_bytes(py, &c.series.value))?;
-            series.set_item(c.name, col)?;
-        }
-        data.set_item("series", series)?;
+        data.set_item("series", series_dict(py, &world.rec, &results::Names::of(world))?)?;
         if let Some(t) = world.trace() {
             data.set_item("trace_columns", trace_columns(py, world, t)?)?;
         }
         Ok(data)
     }
+}
+
+/// Recorded series as binary little-endian columns (`finish`'s doc).
+fn series_dict<'py>(py: Python<'py>, rec: &ccsim_model::Recordings, names: &results::Names) -> PyResult<Bound<'py, PyDict>> {
+    let series = PyDict::new(py);
+    for c in results::recorded_columns(rec, names) {
+        let col = PyDict::new(py);
+        col.set_item("key_field", c.key_field)?;
+        col.set_item("value_field", c.value_field)?;
+        col.set_item("names", c.names.to_vec())?;
+        col.set_item("time_s", f64_bytes(py, &c.series.time_s))?;
+        col.set_item("key", PyBytes::new(py, &c.series.key.iter().flat_map(|k| k.to_le_bytes()).collect::<Vec<u8>>()))?;
+        col.set_item("value", f64_bytes(py, &c.series.value))?;
+        series.set_item(c.name, col)?;
+    }
+    Ok(series)
 }
 
 /// The event trace as binary little-endian columns (`time_ps` u64, `event` u8, `flow` u32,

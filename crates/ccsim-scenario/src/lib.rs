@@ -82,10 +82,23 @@ impl Run {
     }
 
     pub fn from_text(text: &str, format: Format, adj: &Adjustments) -> Result<Run, ScenarioError> {
+        Run::open(text, format, adj, false)
+    }
+
+    /// A run whose series the caller takes while it runs (`take_series`, streamed to files): the
+    /// series then never all sit in memory, and `measure.max_series_mb` does not apply.
+    pub fn open(text: &str, format: Format, adj: &Adjustments, streamed: bool) -> Result<Run, ScenarioError> {
         let mut run = Run::new(load(text, format, adj)?);
-        run.check_series_size()?;
+        if !streamed {
+            run.check_series_size()?;
+        }
         run.start_trace()?;
         Ok(run)
+    }
+
+    /// The series recorded since the last call (or the start), taken out of the world.
+    pub fn take_series(&mut self) -> ccsim_model::Recordings {
+        std::mem::take(&mut self.world.rec)
     }
 
     /// Turns on the event trace `measure.trace` asks for (docs/trace.md); refuses flow names
@@ -127,19 +140,24 @@ impl Run {
         self.world.trace()
     }
 
+    /// The memory the whole run's time series would take, MB (20 bytes a row), at most.
+    pub fn series_estimate_mb(&self) -> f64 {
+        let (rows, samples) = self.world.series_size();
+        rows as f64 * samples as f64 * 20.0 / 1e6
+    }
+
     /// Refuses a run whose time series would take more than `measure.max_series_mb`.
     pub fn check_series_size(&self) -> Result<(), ScenarioError> {
         let (rows, samples) = self.world.series_size();
-        let bytes = rows as f64 * samples as f64 * 20.0;
-        let limit = self.scenario.measure.max_series_mb;
-        if bytes > limit as f64 * 1e6 {
+        let (mb, limit) = (self.series_estimate_mb(), self.scenario.measure.max_series_mb);
+        if mb > limit as f64 {
             return Err(ScenarioError::new(
                 "measure",
                 format!(
-                    "the time series would take ~{:.0} MB ({rows} series rows x {samples} samples of 20 bytes), above \
+                    "the time series would take ~{mb:.0} MB ({rows} series rows x {samples} samples of 20 bytes), above \
                      measure.max_series_mb = {limit}; sample less often (measure.interval), leave series out \
-                     (measure.queue = false, measure.acr = false, ...), or raise measure.max_series_mb",
-                    bytes / 1e6
+                     (measure.queue = false, measure.acr = false, ...), raise measure.max_series_mb, or write them \
+                     to files as the run goes (`ccsim run --out` does when they are large)"
                 ),
             ));
         }

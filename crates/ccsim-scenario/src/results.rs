@@ -2,7 +2,7 @@
 //! time series and per-VC totals that the Python layer turns into DataFrames.
 
 use ccsim_model::ip::AnyEdge;
-use ccsim_model::{cells_to_mbps, NodeKind, Series, World};
+use ccsim_model::{cells_to_mbps, NodeKind, Recordings, Series, World};
 use serde_json::{json, Map, Value};
 
 fn series(s: &Series, key_name: &str, names: &[String], value_name: &str) -> Value {
@@ -24,6 +24,7 @@ pub struct SeriesColumns<'a> {
 }
 
 /// The names series keys index: VCs, ports, gateways.
+#[derive(Default)]
 pub struct Names {
     pub vcs: Vec<String>,
     pub ports: Vec<String>,
@@ -42,7 +43,12 @@ impl Names {
 
 /// Every recorded series, with the names its keys index.
 pub fn series_columns<'a>(world: &'a World, names: &'a Names) -> Vec<SeriesColumns<'a>> {
-    let r = &world.rec;
+    recorded_columns(&world.rec, names)
+}
+
+/// The series of `r` (the world's recordings, or a part taken from them while running), with the
+/// names their keys index.
+pub fn recorded_columns<'a>(r: &'a Recordings, names: &'a Names) -> Vec<SeriesColumns<'a>> {
     let by_vc = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: &names.vcs, series };
     let by_port = |name, key_field, value_field, series| SeriesColumns { name, key_field, value_field, names: &names.ports, series };
     vec![
@@ -64,6 +70,11 @@ pub fn series_columns<'a>(world: &'a World, names: &'a Names) -> Vec<SeriesColum
         by_port("red_avg", "port", "red_avg", &r.red_avg),
         SeriesColumns { name: "gateway_queue", key_field: "gateway", value_field: "queue_cells", names: &names.gateways, series: &r.gateway_queue },
     ]
+}
+
+/// Rows held in `r`, every series together.
+pub fn recorded_rows(r: &Recordings) -> usize {
+    recorded_columns(r, &Names::default()).iter().map(|c| c.series.len()).sum()
 }
 
 /// Seconds as milliseconds, or JSON null.
