@@ -70,7 +70,9 @@ impl DelayStats {
 ///
 /// The histogram (`LogHistogram`) counts delays in units of 2^10 ps (1.024 ns) up to
 /// `Stamp::SPAN` (2^48 ps ≈ 281 s, the most a stamp measures), 64 buckets per octave above
-/// 64 units (65.5 ns) and one per unit below: 2,112 32-bit counts, 8.4 kB per flow. A percentile
+/// 64 units (65.5 ns) and one per unit below: 2,112 32-bit counts in all, of which a flow keeps
+/// only the octaves its delays reached (a run of whole octaves, 256 bytes each: a flow whose
+/// delays stay within a factor of two keeps 0.5 kB; all of them would be 8.4 kB). A percentile
 /// is reported as the middle of its bucket, at most 1/128 (0.78 %) of the delay of that rank
 /// away from it (`P99_RELATIVE_ERROR`), or 0.512 ns below 65.5 ns. Recording is a few integer
 /// operations and one increment: no allocation, no division. (The `hdrhistogram` crate, which
@@ -144,9 +146,14 @@ impl FlowDelay {
 /// at compile time: a value's unit count `u = ps >> UNIT_BITS` has an exponent
 /// `e = max(bit length of u, SUB_BITS) − SUB_BITS` and a mantissa `u >> e` of SUB_BITS bits (its
 /// top bit set when e > 0); bucket e · 2^(SUB_BITS−1) + mantissa is then contiguous in e.
-#[derive(Clone, Debug)]
+///
+/// Only the buckets from `base` on are stored (`counts[k]` is bucket `base + k`): a run of whole
+/// octaves (HALF buckets each) that grows to take in a delay outside it, so memory follows the
+/// delays a flow saw, not the 48-bit range a delay could span.
+#[derive(Clone, Debug, Default)]
 struct LogHistogram {
-    counts: Box<[u32; BUCKETS]>,
+    base: usize,
+    counts: Vec<u32>,
 }
 
 const UNIT_BITS: u32 = 10;
@@ -155,12 +162,6 @@ const HALF: usize = 1 << (SUB_BITS - 1);
 /// Up to the stamps' 48 bits: exponents 0 ..= 48 − UNIT_BITS − SUB_BITS.
 const BUCKETS: usize = (48 - UNIT_BITS - SUB_BITS + 1) as usize * HALF + HALF;
 const _: () = assert!(1 << 48 == Stamp::SPAN.as_ps());
-
-impl Default for LogHistogram {
-    fn default() -> Self {
-        LogHistogram { counts: vec![0; BUCKETS].into_boxed_slice().try_into().expect("BUCKETS counts") }
-    }
-}
 
 impl LogHistogram {
     #[inline]
@@ -180,8 +181,26 @@ impl LogHistogram {
     /// Counts `ps` (a count saturates at 2^32 − 1: 4.3 × 10^9 units of one flow in one bucket).
     #[inline]
     fn record(&mut self, ps: u64) {
-        let c = &mut self.counts[Self::index(ps)];
+        let i = Self::index(ps);
+        if i.wrapping_sub(self.base) >= self.counts.len() {
+            self.take_in(i);
+        }
+        let c = &mut self.counts[i - self.base];
         *c = c.saturating_add(1);
+    }
+
+    /// Widens the stored run of octaves to hold bucket `i`.
+    #[cold]
+    fn take_in(&mut self, i: usize) {
+        let octave = |b: usize| b / HALF * HALF;
+        let (lo, hi) = if self.counts.is_empty() {
+            (octave(i), octave(i) + HALF)
+        } else {
+            (octave(i).min(self.base), (octave(i) + HALF).max(self.base + self.counts.len()))
+        };
+        let mut counts = vec![0; hi.min(BUCKETS) - lo];
+        counts[self.base.saturating_sub(lo)..][..self.counts.len()].copy_from_slice(&self.counts);
+        (self.base, self.counts) = (lo, counts);
     }
 
     /// The `num/den` quantile in picoseconds: the middle of the bucket that holds the value of
@@ -191,12 +210,12 @@ impl LogHistogram {
         let rank = (n * num).div_ceil(den).max(1);
         let mut seen = 0;
         let mut last = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
+        for (k, &c) in self.counts.iter().enumerate() {
             if c == 0 {
                 continue;
             }
             seen += c as u64;
-            last = i;
+            last = self.base + k;
             if seen >= rank {
                 break;
             }
@@ -316,6 +335,43 @@ mod tests {
         }
         assert_eq!(next, Stamp::SPAN.as_ps(), "the buckets end where the stamps do");
         assert_eq!(LogHistogram::index(u64::MAX), BUCKETS - 1, "longer delays count in the last bucket");
+    }
+
+    /// The histogram keeps only the octaves its values reached, growing both ways, and counts
+    /// every value in the bucket `index` names: its quantiles are those of a histogram holding
+    /// all 2,112 buckets.
+    #[test]
+    fn the_log_histogram_keeps_the_octaves_it_needs_and_the_quantiles_of_all() {
+        let mut h = LogHistogram::default();
+        let mut dense = vec![0u64; BUCKETS];
+        let mut record = |h: &mut LogHistogram, ps: u64| {
+            h.record(ps);
+            dense[LogHistogram::index(ps)] += 1;
+        };
+        for k in 0..200 {
+            record(&mut h, 5_000_000_000 + k * 10_000_000); // 5 to 7 ms: one octave
+        }
+        assert_eq!(h.counts.len(), HALF);
+        record(&mut h, 40_000); // 40 ns, far below
+        record(&mut h, 200_000_000_000_000); // 200 s, far above
+        assert_eq!((h.base, (h.base + h.counts.len()) % HALF), (0, 0));
+        let mut x = 12345u64;
+        for _ in 0..10_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            record(&mut h, (x >> 20) % 300_000_000_000_000);
+        }
+        let n: u64 = dense.iter().sum();
+        for (num, den) in [(1, 100), (50, 100), (99, 100), (999, 1000)] {
+            let rank = (n * num).div_ceil(den);
+            let i = dense.iter().scan(0, |s, &c| {
+                *s += c;
+                Some(*s)
+            }).position(|s| s >= rank).unwrap();
+            let (lo, hi) = LogHistogram::range(i);
+            assert_eq!(h.quantile_ps(num, den), (lo + hi) as f64 / 2.0, "{num}/{den}");
+        }
+        h.reset();
+        assert_eq!(h.quantile_ps(99, 100), 0.0);
     }
 
     #[test]
