@@ -26,7 +26,7 @@ mod red;
 mod ring;
 
 pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
-pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, Credit, CreditParams, CreditStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority};
+pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, Credit, CreditParams, CreditStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority, Train};
 pub use loss::LinkLoss;
 pub use ring::Ring;
 pub use red::{Red, RedParams};

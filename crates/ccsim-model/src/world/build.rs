@@ -376,6 +376,7 @@ impl WorldBuilder {
             scratch_fwd: Vec::new(),
             scratch_bwd: Vec::new(),
             trace: None,
+            train_ports: Vec::new(),
         };
         w.last_port_bits = vec![0.0; w.ports.len()];
         w.last_goodput_bytes = vec![0; w.vcs.len()];
@@ -385,6 +386,7 @@ impl WorldBuilder {
         w.mark_lazy_ends();
         w.index_inputs();
         w.drop_idle_schemes();
+        w.mark_credit_trains();
         let mut initial = Vec::new();
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);

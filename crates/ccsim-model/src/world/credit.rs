@@ -52,6 +52,8 @@ impl World {
 
     /// Keeps exactly one pending `Credit` event per port, at its credit state's next due time.
     fn credit_rearm(&mut self, p: PortId) {
+        // A train's starts so far are the BSC rounds' bookkeeping (`Credit::next`).
+        self.train_starts(p);
         let credit = self.ports[p.index()].credit_mut().expect("a credit port");
         let due = credit.next_due();
         debug_assert!(due.is_none_or(|t| t >= self.now), "a credit event in the past");
@@ -73,18 +75,26 @@ impl World {
             return;
         }
         credit.event_at = None;
+        self.train_starts(p);
         while let Some(msg) = self.ports[p.index()].credit_mut().expect("checked").due(now) {
             match msg {
                 Control::Bsu { conn, fwd } => {
                     self.ports[p.index()].credit_mut().expect("checked").on_bsu(conn, fwd);
-                    if let Some(t) = self.ports[p.index()].kick(now) {
+                    if self.ports[p.index()].is_train() {
+                        self.train_sync(p);
+                        self.train_fill(p);
+                    } else if let Some(t) = self.ports[p.index()].kick(now) {
                         self.schedule(t, Event::PortDeparture(p));
                     }
                 }
                 Control::Bsc { conn, tx } => {
-                    let occupancy = self.credit_occupancy(p, conn);
+                    let (occupancy, next) = self.credit_occupancy(p, conn);
                     let bsu = self.ports[p.index()].credit_mut().expect("checked").on_bsc(conn, tx, occupancy);
                     self.credit_send(p, bsu);
+                    // The receiver's N2 count restarted: a train at the next port moves its event.
+                    if let Some(q) = next {
+                        self.train_rearm(q);
+                    }
                 }
             }
         }
@@ -95,11 +105,15 @@ impl World {
     }
 
     /// The cells of connection `conn` of the hop out of port `p` its receiver holds: those in the
-    /// VC's next port (none at the destination, whose adapter takes every cell at once).
-    fn credit_occupancy(&self, p: PortId, conn: u32) -> u32 {
+    /// VC's next port (none at the destination, whose adapter takes every cell at once), brought
+    /// up to now if it is a credit train (its departures so far also count as forwarded); and
+    /// that port.
+    fn credit_occupancy(&mut self, p: PortId, conn: u32) -> (u32, Option<PortId>) {
         let vc = self.ports[p.index()].credit().expect("a credit port").vc_of(conn);
         let route = &self.vcs[vc.index()].fwd_ports;
         let k = route.iter().position(|&q| q == p).expect("the port is on the VC's route");
-        route.get(k + 1).and_then(|q| self.ports[q.index()].credit()).map_or(0, |c| c.held_of(vc))
+        let Some(&q) = route.get(k + 1) else { return (0, None) };
+        self.train_sync(q);
+        (self.ports[q.index()].credit().map_or(0, |c| c.held_of(vc)), Some(q))
     }
 }

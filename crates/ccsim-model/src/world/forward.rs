@@ -56,6 +56,9 @@ impl World {
     /// transmitter's wake-up is due; the next eligible cell starts.
     #[inline]
     pub(in crate::world) fn on_port_departure(&mut self, p: PortId) {
+        if self.ports[p.index()].is_train() {
+            return self.on_train_departure(p);
+        }
         let now = self.now;
         let (departed, next) = self.ports[p.index()].depart(now);
         if let Some((arrival, head)) = departed {
@@ -131,6 +134,9 @@ impl World {
     /// at its callers stays small; a held port's cell costs a departure event anyway.
     #[inline(never)]
     fn enqueue_held(&mut self, p: PortId, cell: Cell, now: SimTime) {
+        if self.ports[p.index()].is_train() {
+            return self.train_offer(p, cell, now);
+        }
         match self.ports[p.index()].offer_held(now, cell) {
             Ok(next) => {
                 if self.trace.is_some() {
@@ -148,7 +154,7 @@ impl World {
     /// Out of line: drops are rare, and the per-cell path stays small.
     #[cold]
     #[inline(never)]
-    fn refused(&mut self, p: PortId, cell: Cell, now: SimTime, reason: DropReason) {
+    pub(in crate::world) fn refused(&mut self, p: PortId, cell: Cell, now: SimTime, reason: DropReason) {
         if self.trace.is_some() {
             self.trace_offered(p, &cell, now, TraceReason::Port(reason));
         }
@@ -157,7 +163,7 @@ impl World {
 
     /// Brings everything that is applied lazily up to `now` before anything reads the counters
     /// (sampling, the window opening, the end of a chunk): lazy sources' emissions, lazy sinks'
-    /// deliveries, ports' departures.
+    /// deliveries, ports' departures (credit trains' too).
     pub(in crate::world) fn settle(&mut self) {
         let now = self.now;
         self.catch_up_sources(now);
@@ -165,5 +171,6 @@ impl World {
         for p in &mut self.ports {
             p.sync(now);
         }
+        self.train_sync_all();
     }
 }

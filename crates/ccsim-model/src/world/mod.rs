@@ -14,6 +14,7 @@
 //! | `lazy.rs` | lazy sources and sinks (emissions and deliveries applied in batches) |
 //! | `tcp.rs` | TCP connections: start, timers, cells their hosts produce, their source adapters |
 //! | `credit.rs` | Controlled Transfer across a hop: forwarded cells, BSU and BSC cells, their events |
+//! | `credit_train.rs` | credit trains: single-connection credit ports' departures applied lazily |
 //! | `sample.rs` | time series samples and the measurement window's opening |
 //! | `report.rs` | the end-of-run report, conservation, max-min rates |
 //! | `trace.rs` | the event trace's hooks (`crate::trace`): sends, enqueues, drops, deliveries |
@@ -28,6 +29,7 @@
 
 mod build;
 mod credit;
+mod credit_train;
 mod emit;
 mod event;
 mod forward;
@@ -101,6 +103,8 @@ pub struct World {
     scratch_bwd: Vec<Cell>,
     /// The per-item event trace, if recorded (`trace.rs`): every hook tests this field only.
     trace: Option<Box<crate::trace::Trace>>,
+    /// The credit ports that run as trains (`credit_train.rs`).
+    train_ports: Vec<crate::ids::PortId>,
 }
 
 impl World {

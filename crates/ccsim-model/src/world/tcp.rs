@@ -54,6 +54,8 @@ impl World {
             let n = rest.iter().position(|c| c.frame != first.frame).unwrap_or(rest.len());
             let (frame, tail) = rest.split_at(n);
             rest = tail;
+            // A credit train's departures so far leave the adapter's buffer first.
+            self.train_sync(self.vcs[v.index()].fwd_ports[0]);
             if self.adapter_room(v) >= n as u32 {
                 queued += self.adapter_take(v, frame);
             } else {

@@ -17,7 +17,12 @@
 //! Among connections with a cell and a credit the port goes round robin [RECON]. Cells outside
 //! the flow control (backward ACK and RM cells of connections that use this port in reverse) go
 //! first [RECON]. A held discipline: a BSU that restores credit to an idle port kicks it.
+//!
+//! A port carried by one connection alone may run as a credit train instead (`credit_train.rs`,
+//! `World`'s `credit_train.rs`): its cells are scheduled on the link as soon as they may start,
+//! and `train_take` / `train_started` below apply what `next` applies, at each cell's start.
 
+use super::credit_train::Train;
 use super::{HeldOrder, Next};
 use crate::cell::{Cell, Stamp};
 use crate::ids::VcId;
@@ -122,6 +127,9 @@ pub struct Credit {
     /// stamped with the time it reached the head of its queue (`Cell::queued`).
     pub stamp_heads: bool,
     pub stats: CreditStats,
+    /// A credit train (one connection, no other cells): its cells are scheduled on the link
+    /// when they may start (`credit_train.rs`); the ring is then unused.
+    pub train: Option<Train>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -140,6 +148,7 @@ impl Credit {
             event_at: None,
             stamp_heads: false,
             stats: CreditStats::default(),
+            train: None,
         }
     }
 
@@ -154,7 +163,16 @@ impl Credit {
         self.conns[k as usize].limit_in = Some(limit);
     }
 
+    #[inline]
     fn conn_of(&mut self, vc: VcId) -> u32 {
+        match self.slot.get(vc.index()) {
+            Some(&k) if k != NONE => k,
+            _ => self.new_conn(vc),
+        }
+    }
+
+    #[cold]
+    fn new_conn(&mut self, vc: VcId) -> u32 {
         let i = vc.index();
         if i >= self.slot.len() {
             self.slot.resize(i + 1, NONE);
@@ -179,7 +197,7 @@ impl Credit {
     /// Puts connection `k` on the ring if it is backlogged, has a credit and is not there yet.
     fn ring_if_ready(&mut self, k: u32) {
         let c = &self.conns[k as usize];
-        if !c.ringed && !c.queue.is_empty() && self.has_credit(c) {
+        if !c.ringed && !c.queue.is_empty() && self.has_credit(c) && self.train.is_none() {
             self.conns[k as usize].ringed = true;
             self.ring.push_back(k);
         }
@@ -259,8 +277,16 @@ impl Credit {
             return Vec::new();
         }
         self.next_bsc = now + self.p.t_bsc;
-        let out: Vec<Control> =
-            self.conns.iter().enumerate().filter(|(_, c)| c.tx > 0).map(|(k, c)| Control::Bsc { conn: k as u32, tx: c.tx }).collect();
+        // A train's Tx_Counter counts its scheduled cells; those not started yet are not sent.
+        let unstarted = self.train.as_ref().map_or(0, Train::unstarted);
+        let out: Vec<Control> = self
+            .conns
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k, c.tx - unstarted))
+            .filter(|&(_, tx)| tx > 0)
+            .map(|(k, tx)| Control::Bsc { conn: k as u32, tx })
+            .collect();
         self.stats.bsc_sent += out.len() as u64;
         out
     }
@@ -273,6 +299,63 @@ impl Credit {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// The receiver's N2_Counter of `vc` on this hop: cells it forwarded since its last BSU.
+    pub fn receiver_n2(&self, vc: VcId) -> u32 {
+        self.slot.get(vc.index()).filter(|&&k| k != NONE).map_or(0, |&k| self.conns[k as usize].n2)
+    }
+
+    /// A train's next cell, if its connection has one waiting and a credit: it starts at `start`
+    /// (the end of the cell before it, or now), so `Tx_Counter` counts it and a source adapter
+    /// stamps it with when it became the head of its queue, as `next` does at its start.
+    #[inline]
+    pub(super) fn train_take(&mut self, start: SimTime) -> Option<Cell> {
+        let c = self.conns.first()?;
+        if c.queue.is_empty() || !self.has_credit(c) {
+            return None;
+        }
+        let stamp_heads = self.stamp_heads;
+        let c = &mut self.conns[0];
+        let mut cell = c.queue.pop_front().expect("checked");
+        if stamp_heads {
+            cell.set_queued(Stamp::of(cell.queued().at(start).max(c.last_pop)));
+            c.last_pop = start;
+        }
+        c.tx += 1;
+        Some(cell)
+    }
+
+    /// A train's connection (its only one) holds a cell (`hold`, without the look-up).
+    #[inline]
+    pub fn train_hold(&mut self, cell: Cell) {
+        debug_assert!(cell.is_forward() && self.train.as_ref().is_some_and(|t| t.vc == cell.vc));
+        if self.conns.is_empty() {
+            self.conn_of(cell.vc);
+        }
+        let c = &mut self.conns[0];
+        c.queue.push_back(cell);
+        c.held += 1;
+        if c.limit_in.is_some_and(|l| c.held > l) {
+            self.stats.overflows += 1;
+        }
+    }
+
+    /// A train's cell left (`departed`, without the look-up).
+    #[inline]
+    pub(super) fn train_departed(&mut self) {
+        let c = &mut self.conns[0];
+        c.held = c.held.saturating_sub(1);
+    }
+
+    /// A train's cell starts at `start` (in event order, as `next` runs): the BSC rounds'
+    /// bookkeeping of `next`.
+    #[inline]
+    pub(super) fn train_started(&mut self, start: SimTime) {
+        if self.next_bsc < start {
+            self.next_bsc = start + self.p.t_bsc;
+        }
+        self.sent = true;
     }
 
     /// The VC of connection `conn`.

@@ -33,6 +33,7 @@
 //! and its arms below (docs/extending.md).
 
 mod credit;
+mod credit_train;
 mod fifo;
 mod held_fifo;
 mod lan_medium;
@@ -40,6 +41,7 @@ mod scfq;
 mod strict_priority;
 
 pub use credit::{Control, Credit, CreditParams, CreditStats};
+pub use credit_train::Train;
 pub use held_fifo::HeldFifo;
 pub use lan_medium::LanMedium;
 pub use scfq::Scfq;
@@ -191,7 +193,10 @@ impl Port {
         let rate = self.rate_bps() as f64 / ccsim_engine::PS_PER_SEC as f64;
         let in_progress = match &self.discipline {
             AnyDiscipline::Fifo => self.buffer.head().map(|t| (t.departure, t.size as f64 * 8.0)),
-            AnyDiscipline::Held(h) => h.in_service.as_ref().map(|c| (h.service_end, c.bits() as f64)),
+            AnyDiscipline::Held(h) => match &h.order {
+                AnyHeldOrder::Credit(Credit { train: Some(t), .. }) => t.in_progress(now),
+                _ => h.in_service.as_ref().map(|c| (h.service_end, c.bits() as f64)),
+            },
         };
         let partial = match in_progress {
             Some((end, bits)) if end > now => (bits - end.saturating_since(now).as_ps() as f64 * rate).max(0.0),
