@@ -1,4 +1,4 @@
-//! A finite FIFO port buffer that keeps the books (STYLE §7).
+//! A finite FIFO port buffer that keeps the books: the policies only decide.
 //!
 //! The buffer holds a token per queued cell: its VC and the time its transmission ends. The
 //! cell itself already sits in the link pipe (see `Port`), so the buffer is pure bookkeeping:
@@ -85,7 +85,7 @@ impl VcBooks {
     }
 }
 
-/// Where each VC is within its current AAL5 frame (ubr-gfr.md §0.1).
+/// Where each VC is within its current AAL5 frame (docs/models/ubr/buffer-policies.md, "Model").
 #[derive(Copy, Clone, Debug)]
 struct FrameState {
     expect_first: bool,
@@ -119,7 +119,7 @@ pub struct PortBuffer {
     /// VCs with at least one cell queued (N_a).
     active_vcs: u32,
     /// Keep the end-of-frame cell of a discarded frame so reassembly resynchronises
-    /// (ubr-gfr.md §0.1, seed 001).
+    /// (seed 001; docs/models/ubr/buffer-policies.md, "Model").
     keep_eom: bool,
     /// Per-VC books and `active_vcs` are kept on every change (a policy reads them); otherwise
     /// none, and `books` derives the occupancy from the queued tokens.
@@ -197,7 +197,7 @@ impl PortBuffer {
 
     /// Offers a cell to a FIFO port. Frame-blind ports (and RM cells) use drop-tail per cell;
     /// frame-aware policies decide at a frame's first cell and enforce it on the rest
-    /// (ubr-gfr.md §0.1). The caller supplies the departure time only once the cell enters.
+    /// (docs/models/ubr/buffer-policies.md, "Model"). The caller supplies the departure time only once the cell enters.
     #[inline]
     pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
         self.admit(cell)?;

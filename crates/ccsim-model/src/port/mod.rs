@@ -1,7 +1,7 @@
 //! Output ports and the link pipes they feed.
 //!
 //! A port is one direction of one link: a finite buffer, a transmitter at the link rate and,
-//! behind it, a pipe holding the cells in propagation (STYLE §3).
+//! behind it, a pipe holding the cells in propagation (docs/DESIGN.md §3).
 //!
 //! A FIFO port is work-conserving and never reorders, so the moment a cell is accepted its
 //! whole future is known: it leaves when the transmitter has finished everything ahead of it

@@ -108,7 +108,7 @@ pub struct World {
 }
 
 impl World {
-    /// An independent random stream for one component and purpose (STYLE §12): adding a
+    /// An independent random stream for one component and purpose (docs/DESIGN.md §2): adding a
     /// component never changes the draws of another.
     pub fn stream(&self, component: u64, purpose: u64) -> RngStream {
         RngStream::new(StreamKey { seed: self.seed, replication: self.replication, component, purpose })
