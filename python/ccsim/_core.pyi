@@ -25,7 +25,7 @@ class Simulation:
         scheme: str | None = ...,
         seed: int | None = ...,
         tcp: str | None = ...,
-        streamed: bool = ...,
+        series: str = ...,  # "memory", "streamed" or "none"
     ) -> None: ...
     @property
     def series_estimate_mb(self) -> tuple[float, int]:

@@ -58,3 +58,20 @@ def _columns(c: Mapping[str, Any]) -> dict[str, Any]:
         c["key_field"]: names[keys] if len(keys) else np.array([], dtype=str),
         c["value_field"]: np.frombuffer(c["value"], dtype="<f8"),
     }
+
+
+class NoSeries(Mapping):
+    """The series of a run that recorded none (`ccsim.run(..., series=False)`): reading one
+    raises `CcsimError` saying so, rather than showing an empty table."""
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        from .errors import CcsimError
+
+        raise CcsimError(f"this run recorded no time series ({name!r} asked for): run it with series=True "
+                         "(the default of ccsim.run; `ccsim run --json` leaves them out)")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0

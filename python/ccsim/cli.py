@@ -190,7 +190,8 @@ def run(
     try:
         try:
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
-                                  trace=trace, stream_series=parts, _stream_above_mb=STREAM_ABOVE_MB)
+                                  trace=trace, stream_series=parts, _stream_above_mb=STREAM_ABOVE_MB,
+                                  series=out_dir is not None)
         finally:
             progress.close()
         if out_dir is not None:

@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         from .api import run
 
         result = run(opts["scenario"], seed=opts["seed"], scheme=opts["scheme"], tcp=opts["tcp"],
-                     set=parse_sets(opts["set"]))
+                     set=parse_sets(opts["set"]), series=False)
         sys.stdout.write(json.dumps(result.summary()) + "\n")
     except (CcsimError, KeyboardInterrupt, OSError) as e:
         return report_error(e)

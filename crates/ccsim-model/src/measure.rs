@@ -22,6 +22,10 @@ pub struct MeasureSpec {
     /// cwnd, ssthresh, sequence-number, RTT, retransmission and timeout series of TCP
     /// connections.
     pub tcp: bool,
+    /// Whether samples are kept: false when nothing will read the series
+    /// (`World::discard_series`). The sample events still run, so the run (its events, its
+    /// fingerprint) is the same either way.
+    pub keep: bool,
 }
 
 /// A long-format series: parallel columns of time, the index of the named thing, and value.

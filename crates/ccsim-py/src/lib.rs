@@ -6,8 +6,9 @@
 //! never reaches Python as a crash (PyO3's `PanicException` is not an `Exception`).
 
 use ccsim_engine::{SimDuration, SimTime};
-use ccsim_scenario::{Adjustments, Format, Run, ScenarioError};
+use ccsim_scenario::{Adjustments, Format, Run, ScenarioError, SeriesUse};
 use ccsim_scenario::results;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -68,11 +69,11 @@ fn load(
     scheme: Option<String>,
     seed: Option<u64>,
     tcp: Option<String>,
-    streamed: bool,
+    series: SeriesUse,
 ) -> PyResult<Run> {
     let format: Format = text_format(py, format)?;
     let adj = adjustments(py, overrides, scheme, seed, tcp)?;
-    match catch_unwind(AssertUnwindSafe(|| Run::open(text, format, &adj, streamed))) {
+    match catch_unwind(AssertUnwindSafe(|| Run::open(text, format, &adj, series))) {
         Ok(Ok(run)) => Ok(run),
         Ok(Err(e)) => Err(scenario_error(py, e)),
         Err(p) => Err(ccsim_error(py, "InternalError", format!("while loading the scenario: {}", panic_text(&*p)))),
@@ -112,7 +113,7 @@ fn resolve(
     seed: Option<u64>,
     tcp: Option<String>,
 ) -> PyResult<String> {
-    Ok(load(py, text, format, overrides, scheme, seed, tcp, false)?.resolved_json().to_string())
+    Ok(load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::InMemory)?.resolved_json().to_string())
 }
 
 /// One simulation run, advanced in chunks from Python.
@@ -124,10 +125,11 @@ struct Simulation {
 
 #[pymethods]
 impl Simulation {
-    /// `streamed`: the caller takes the series while the run goes (`take_series`), so
-    /// `measure.max_series_mb` does not refuse it.
+    /// `series`: "memory" (kept until `finish`; refused above `measure.max_series_mb`),
+    /// "streamed" (the caller takes them while the run goes, `take_series`) or "none" (not
+    /// recorded; nothing else about the run changes).
     #[new]
-    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None, streamed = false))]
+    #[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None, series = "memory"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -137,9 +139,15 @@ impl Simulation {
         scheme: Option<String>,
         seed: Option<u64>,
         tcp: Option<String>,
-        streamed: bool,
+        series: &str,
     ) -> PyResult<Self> {
-        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed, tcp, streamed)?, poisoned: None })
+        let series = match series {
+            "memory" => SeriesUse::InMemory,
+            "streamed" => SeriesUse::Streamed,
+            "none" => SeriesUse::Discarded,
+            other => return Err(PyValueError::new_err(format!("series: expected memory, streamed or none, not {other:?}"))),
+        };
+        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed, tcp, series)?, poisoned: None })
     }
 
     /// The memory the whole run's series would take, MB, and the limit `measure.max_series_mb`.

@@ -337,5 +337,6 @@ pub fn build(s: &Scenario) -> World {
         received: s.measure.received,
         utilization: s.measure.utilization,
         tcp: s.measure.tcp,
+        keep: true,
     })
 }

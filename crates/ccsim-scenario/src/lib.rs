@@ -68,6 +68,18 @@ fn hash_text(s: &str) -> String {
     format!("{h:016x}")
 }
 
+/// What becomes of a run's time series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesUse {
+    /// Kept until the run ends (refused above `measure.max_series_mb`).
+    InMemory,
+    /// Taken by the caller while the run goes (`Run::take_series`, written to files): never all
+    /// in memory at once.
+    Streamed,
+    /// Not recorded: nothing will read them (`ccsim run --json`). The run is otherwise the same.
+    Discarded,
+}
+
 pub struct Run {
     scenario: Scenario,
     resolved: String,
@@ -82,15 +94,17 @@ impl Run {
     }
 
     pub fn from_text(text: &str, format: Format, adj: &Adjustments) -> Result<Run, ScenarioError> {
-        Run::open(text, format, adj, false)
+        Run::open(text, format, adj, SeriesUse::InMemory)
     }
 
-    /// A run whose series the caller takes while it runs (`take_series`, streamed to files): the
-    /// series then never all sit in memory, and `measure.max_series_mb` does not apply.
-    pub fn open(text: &str, format: Format, adj: &Adjustments, streamed: bool) -> Result<Run, ScenarioError> {
+    /// A run whose series are kept in memory, taken by the caller as it runs, or not recorded
+    /// (`SeriesUse`); `measure.max_series_mb` applies only to the first.
+    pub fn open(text: &str, format: Format, adj: &Adjustments, series: SeriesUse) -> Result<Run, ScenarioError> {
         let mut run = Run::new(load(text, format, adj)?);
-        if !streamed {
-            run.check_series_size()?;
+        match series {
+            SeriesUse::InMemory => run.check_series_size()?,
+            SeriesUse::Streamed => {}
+            SeriesUse::Discarded => run.world.discard_series(),
         }
         run.start_trace()?;
         Ok(run)
@@ -157,7 +171,8 @@ impl Run {
                     "the time series would take ~{mb:.0} MB ({rows} series rows x {samples} samples of 20 bytes), above \
                      measure.max_series_mb = {limit}; sample less often (measure.interval), leave series out \
                      (measure.queue = false, measure.acr = false, ...), raise measure.max_series_mb, or write them \
-                     to files as the run goes (`ccsim run --out` does when they are large)"
+                     to files as the run goes (`ccsim run --out` does when they are large; in Python, \
+                     ccsim.run(..., stream_series=DIR))"
                 ),
             ));
         }

@@ -103,7 +103,8 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
             "stop:achieved_precision": report.achieved_precision, "stop:sim_time_s": report.time,
         })
     else:
-        result = run(scenario, **kwargs)
+        # Series only when a metric reads one.
+        result = run(scenario, **kwargs, series=any(m.kind == "series" for m in metrics))
     for m in metrics:
         row.update(m.evaluate(result))
     row["scenario_hash"] = str(result.data["scenario_hash"])

@@ -12,6 +12,9 @@ impl World {
         self.settle();
         let now = self.now;
         let m = &self.measure;
+        if !m.keep {
+            return self.schedule_sample();
+        }
         let dt = m.interval.as_secs_f64();
         if m.acr || m.received || m.tcp {
             for (i, vc) in self.vcs.iter().enumerate() {
@@ -73,17 +76,28 @@ impl World {
                 }
             }
         }
-        let next = now + m.interval;
-        if next <= m.end {
+        self.schedule_sample();
+    }
+
+    fn schedule_sample(&mut self) {
+        let next = self.now + self.measure.interval;
+        if next <= self.measure.end {
             self.schedule(next, Event::Sample);
         }
+    }
+
+    /// Records no series from now on (nothing will read them: `ccsim run --json`); the sample
+    /// events still run, so everything else the run reports is unchanged.
+    pub fn discard_series(&mut self) {
+        self.measure.keep = false;
+        self.rec = Default::default();
     }
 
     /// How many rows `on_sample` records at most per sample, and how many samples the run takes:
     /// the size of its series, known before it runs (20 bytes a row: time, key, value).
     pub fn series_size(&self) -> (u64, u64) {
         let m = &self.measure;
-        if m.interval.is_zero() {
+        if m.interval.is_zero() || !m.keep {
             return (0, 0);
         }
         let mut rows = 0u64;
