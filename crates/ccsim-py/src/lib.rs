@@ -236,7 +236,7 @@ impl Simulation {
         }
         let run = &self.run;
         let text = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| run.finish_summary().map(|v| serde_json::to_string(&v).expect("serialise"))))
+            catch_unwind(AssertUnwindSafe(|| run.finish_summary_json()))
         });
         let data = match text {
             Ok(Ok(text)) => py.import("json")?.call_method1("loads", (text,))?,

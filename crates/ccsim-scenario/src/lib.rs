@@ -209,16 +209,16 @@ impl Run {
 
     /// The result; fails if the run is incomplete or a conservation check broke.
     pub fn finish(&self) -> Result<serde_json::Value, SimulationError> {
-        self.finish_with(true)
+        Ok(serde_json::from_str(&self.finish_with(true)?).expect("the result is JSON"))
     }
 
-    /// The result without its time series (`series` is an empty object); take them with
-    /// `results::series_columns` instead.
-    pub fn finish_summary(&self) -> Result<serde_json::Value, SimulationError> {
+    /// The result as JSON text, without its time series (`series` is an empty object); take them
+    /// with `results::series_columns` instead.
+    pub fn finish_summary_json(&self) -> Result<String, SimulationError> {
         self.finish_with(false)
     }
 
-    fn finish_with(&self, with_series: bool) -> Result<serde_json::Value, SimulationError> {
+    fn finish_with(&self, with_series: bool) -> Result<String, SimulationError> {
         if !self.world.is_done() {
             return Err(SimulationError(format!(
                 "the run is at {} of {}; run it to the end before asking for results",
@@ -230,6 +230,6 @@ impl Run {
             .check_conservation()
             .map_err(|e| SimulationError(format!("conservation check failed: {e}")))?;
         let name = &self.scenario.name;
-        Ok(results::result_value(&self.world, name, self.scenario.run.seed, &self.scenario_hash(), with_series))
+        Ok(results::result_json(&self.world, name, self.scenario.run.seed, &self.scenario_hash(), with_series))
     }
 }

@@ -82,16 +82,56 @@ fn ms(s: Option<f64>) -> Value {
     json!(s.map(|s| s * 1e3))
 }
 
-/// The whole result; its time series as JSON columns only `with_series` (the Python binding
-/// takes them as binary columns from `series_columns`).
+/// A JSON text, written as soon as its part of the result is known: the result is serialised a
+/// row at a time, so that a run with 100,000 sources never holds its whole result as a tree of
+/// `Value`s (~11 kB a source) beside its text (~1.4 kB a source).
+struct Raw(String);
+
+impl Raw {
+    fn of(v: &Value) -> Raw {
+        Raw(v.to_string())
+    }
+}
+
+/// A JSON array of `items`, each serialised (and dropped) as it comes.
+fn array(items: impl Iterator<Item = Value>) -> Raw {
+    let mut s = String::from("[");
+    for (i, v) in items.enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&v.to_string());
+    }
+    s.push(']');
+    Raw(s)
+}
+
+/// A JSON object of `entries`, its keys in order (as `serde_json::Map` writes them).
+fn object(mut entries: Vec<(String, Raw)>) -> Raw {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut s = String::from("{");
+    for (i, (k, v)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&Value::String(k).to_string());
+        s.push(':');
+        s.push_str(&v.0);
+    }
+    s.push('}');
+    Raw(s)
+}
+
+/// The whole result as JSON text; its time series as JSON columns only `with_series` (the Python
+/// binding takes them as binary columns from `series_columns`).
 ///
 /// Every source, connection and background VC carries `delay_mean_ms`, `delay_p99_ms` and
 /// `jitter_ms`: the end-to-end delay of the units it delivered in the measurement window, null
 /// below one unit (two for the jitter); docs/scenarios.md, "Delays".
-pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> Value {
+pub fn result_json(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> String {
     let r = world.report();
-    let sources: Vec<Value> = r
-        .vcs
+    let sources = array(
+        r.vcs
         .iter()
         .filter(|v| v.tcp.is_none() && !v.background)
         .map(|v| {
@@ -111,14 +151,15 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "delay_p99_ms": ms(v.delay_p99),
                 "jitter_ms": ms(v.jitter),
             })
-        })
-        .collect();
+        }),
+    );
     let mut goodput_total = 0.0;
     let mut goodput_max = 0.0;
     let gfr_targets = world.gfr_targets();
     let mut gfr_met = None;
-    let connections: Vec<Value> = r
-        .vcs
+    let mut connections_n = 0usize;
+    let connections = array(
+        r.vcs
         .iter()
         .zip(&gfr_targets)
         .filter_map(|(v, target)| v.tcp.as_ref().map(|t| (v, t, target)))
@@ -212,11 +253,12 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("ctd_p99_ms".into(), json!(ms(ctd.quantile(0.99))));
                 m.insert("ctd_cells".into(), json!(ctd.count()));
             }
+            connections_n += 1;
             c
-        })
-        .collect();
-    let background: Vec<Value> = r
-        .vcs
+        }),
+    );
+    let background = array(
+        r.vcs
         .iter()
         .filter(|v| v.background)
         .map(|v| {
@@ -229,10 +271,10 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "delay_p99_ms": ms(v.delay_p99),
                 "jitter_ms": ms(v.jitter),
             })
-        })
-        .collect();
-    let ports: Vec<Value> = r
-        .ports
+        }),
+    );
+    let ports = array(
+        r.ports
         .iter()
         .filter(|p| p.at_switch)
         .map(|p| {
@@ -286,8 +328,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 m.insert("bsc_recovered_cells".into(), json!(c.stats.cells_recovered));
             }
             v
-        })
-        .collect();
+        }),
+    );
     // Buffer memory (seed 004): what the switches held at most, and what CT allocates there.
     let switch_ports = || world.ports.iter().zip(&r.ports).filter(|(p, _)| world.nodes[p.from.index()].kind == NodeKind::Switch);
     let buffer_memory: u64 = switch_ports().map(|(_, rep)| rep.max_queue as u64).sum();
@@ -297,8 +339,8 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         .filter(|p| world.nodes[p.to.index()].kind == NodeKind::Switch)
         .filter_map(|p| p.credit().map(|c| c.allocated()))
         .sum();
-    let links: Vec<Value> = r
-        .ports
+    let links = array(
+        r.ports
         .iter()
         .map(|p| {
             json!({
@@ -309,38 +351,37 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
                 "rate_mbps": p.rate_bps as f64 / 1e6,
                 "utilization": p.utilization,
             })
-        })
-        .collect();
+        }),
+    );
     let names = Names::of(world);
-    let col = |f: &dyn Fn(&ccsim_model::world::VcReport) -> Value| -> Value {
-        Value::Array(r.vcs.iter().map(f).collect())
-    };
-    let vcs = json!({
-        "name": col(&|v| json!(v.name)),
-        "destination": col(&|v| json!(v.dest_name)),
-        "data_sent": col(&|v| json!(v.books.data_sent)),
-        "data_delivered": col(&|v| json!(v.books.data_delivered)),
-        "data_dropped": col(&|v| json!(v.books.data_dropped)),
-        "fwd_sent": col(&|v| json!(v.books.fwd_sent)),
-        "fwd_delivered": col(&|v| json!(v.books.fwd_delivered)),
-        "fwd_dropped": col(&|v| json!(v.books.fwd_dropped)),
-        "fwd_in_flight": col(&|v| json!(v.in_flight_fwd)),
-        "bwd_sent": col(&|v| json!(v.books.bwd_sent)),
-        "bwd_delivered": col(&|v| json!(v.books.bwd_delivered)),
-        "bwd_dropped": col(&|v| json!(v.books.bwd_dropped)),
-        "bwd_in_flight": col(&|v| json!(v.in_flight_bwd)),
-        "frm_sent": col(&|v| json!(v.frm_sent)),
-        "oor_frm_sent": col(&|v| json!(v.oor_frm_sent)),
-        "brm_received": col(&|v| json!(v.brm_received)),
-        "clr": col(&|v| json!(v.clr)),
-    });
-    let mut series_json = Map::new();
+    type Column<'a> = (&'a str, &'a dyn Fn(&ccsim_model::world::VcReport) -> Value);
+    let columns: [Column; 17] = [
+        ("name", &|v| json!(v.name)),
+        ("destination", &|v| json!(v.dest_name)),
+        ("data_sent", &|v| json!(v.books.data_sent)),
+        ("data_delivered", &|v| json!(v.books.data_delivered)),
+        ("data_dropped", &|v| json!(v.books.data_dropped)),
+        ("fwd_sent", &|v| json!(v.books.fwd_sent)),
+        ("fwd_delivered", &|v| json!(v.books.fwd_delivered)),
+        ("fwd_dropped", &|v| json!(v.books.fwd_dropped)),
+        ("fwd_in_flight", &|v| json!(v.in_flight_fwd)),
+        ("bwd_sent", &|v| json!(v.books.bwd_sent)),
+        ("bwd_delivered", &|v| json!(v.books.bwd_delivered)),
+        ("bwd_dropped", &|v| json!(v.books.bwd_dropped)),
+        ("bwd_in_flight", &|v| json!(v.in_flight_bwd)),
+        ("frm_sent", &|v| json!(v.frm_sent)),
+        ("oor_frm_sent", &|v| json!(v.oor_frm_sent)),
+        ("brm_received", &|v| json!(v.brm_received)),
+        ("clr", &|v| json!(v.clr)),
+    ];
+    let vcs = object(columns.iter().map(|(name, f)| (name.to_string(), array(r.vcs.iter().map(f)))).collect());
+    let mut series_json = Vec::new();
     if with_series {
         for c in series_columns(world, &names) {
-            series_json.insert(c.name.into(), series(c.series, c.key_field, c.names, c.value_field));
+            series_json.push((c.name.to_string(), Raw::of(&series(c.series, c.key_field, c.names, c.value_field))));
         }
     }
-    let mut out = json!({
+    let small = json!({
         "scenario": scenario_name,
         "seed": seed,
         "sim_time_s": world.now().as_secs_f64(),
@@ -351,7 +392,7 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "scenario_hash": scenario_hash,
         "window_s": [r.window.0.as_secs_f64(), r.window.1.as_secs_f64()],
         // Over the ABR sources, or over TCP goodputs where every ABR VC is a gateway's connection.
-        "fairness_index": if r.vcs.iter().all(|v| v.tcp.is_some() || v.background || v.trunk) && !connections.is_empty() {
+        "fairness_index": if r.vcs.iter().all(|v| v.tcp.is_some() || v.background || v.trunk) && connections_n > 0 {
             r.tcp_fairness_index
         } else {
             r.fairness_index
@@ -363,10 +404,6 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
         "conservation_ok": world.check_conservation().is_ok(),
         "buffer_memory_cells": buffer_memory,
         "buffer_allocated_cells": if world.ports.iter().any(|p| p.credit().is_some()) { json!(allocated) } else { Value::Null },
-        "sources": sources,
-        "connections": connections,
-        "background": background,
-        "ports": ports,
         "gateways": r.gateways.iter().map(|g| json!({
             "name": g.name,
             "max_queue_cells": g.max_queue,
@@ -376,14 +413,18 @@ pub fn result_value(world: &World, scenario_name: &str, seed: u64, scenario_hash
             "qn_sent": g.qn_sent,
             "drops": g.drops,
         })).collect::<Vec<_>>(),
-        "links": links,
-        "series": Value::Object(series_json),
-        "vcs": vcs,
     });
-    if let (Some(t), Value::Object(m)) = (world.trace(), &mut out) {
-        m.insert("trace".into(), trace_summary(t));
+    let Value::Object(small) = small else { unreachable!("an object") };
+    let mut entries: Vec<(String, Raw)> = small.into_iter().map(|(k, v)| (k, Raw::of(&v))).collect();
+    for (k, v) in [("sources", sources), ("connections", connections), ("background", background), ("ports", ports), ("links", links)] {
+        entries.push((k.to_string(), v));
     }
-    out
+    entries.push(("series".to_string(), object(series_json)));
+    entries.push(("vcs".to_string(), vcs));
+    if let Some(t) = world.trace() {
+        entries.push(("trace".to_string(), Raw::of(&trace_summary(t))));
+    }
+    object(entries).0
 }
 
 /// The summary's `trace` entry (only when a trace was recorded): its events, whether it is
