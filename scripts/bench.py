@@ -236,16 +236,46 @@ def scale_rows() -> list[dict]:
     return rows
 
 
+# TCP at scale: seed 002's drop-tail dumbbell with N Reno flows (S0 and `connection[1].count` = N - 1)
+# through the same routers, its links made faster so that the flows have something to share (access
+# 100 Mb/s, bottleneck R11->R12 1 Gb/s, the other router links 10 Gb/s), 20 s simulated, `--json`.
+TCP_SCALE = [100, 1_000, 10_000]
+TCP_SCALE_SETS = ["defaults.link_rate=100Mbps", "link[0].rate=10Gbps", "link[1].rate=1Gbps", "link[2].rate=10Gbps",
+                  'run.duration="20s"', 'run.measure_from="5s"']
+
+
+def tcp_scale_rows() -> list[dict]:
+    """Whole-process wall time, peak memory and packet-hops of the seed-002 dumbbell with N flows."""
+    sets = [a for s in TCP_SCALE_SETS for a in ("--set", s)]
+    return [{"n": n, "run": _once(["run", "ficcrd/droptail", "--set", f"connection[1].count={n - 1}", *sets, "--json"])}
+            for n in TCP_SCALE]
+
+
+# Starts `ccsim` from a small interpreter and reports its rusage: Linux counts in a child's peak
+# memory the memory of the process it was forked from (until its exec), so a child of this script
+# (which holds polars and the engine) would never report less than this script's own size.
+_SPAWN = """import json, os, sys, time
+t0 = time.perf_counter()
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps({"wall_s": time.perf_counter() - t0, "code": os.waitstatus_to_exitcode(status),
+                  "peak_kib": usage.ru_maxrss}), file=sys.stderr)
+"""
+
+
 def _once(args: list[str]) -> dict:
-    """One whole `ccsim ARGS` process: its wall time and peak resident memory (ru_maxrss, KiB on Linux)."""
+    """One whole `ccsim ARGS` process: its wall time, peak resident memory (ru_maxrss, KiB on Linux)
+    and, for `--json`, its hops (cells and packets)."""
     exe = Path(sys.executable).parent / "ccsim"
-    t0 = time.perf_counter()
-    p = subprocess.Popen([str(exe), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"ccsim {' '.join(args)} failed: {p.stderr.read().decode()}")
-    return {"wall_s": wall, "peak_mib": usage.ru_maxrss / 1024}
+    p = subprocess.run([sys.executable, "-S", "-c", _SPAWN, str(exe), *args], capture_output=True)
+    report = json.loads(p.stderr.decode().strip().splitlines()[-1])
+    if report["code"] != 0:
+        raise RuntimeError(f"ccsim {' '.join(args)} failed: {p.stderr.decode()}")
+    row = {"wall_s": report["wall_s"], "peak_mib": report["peak_kib"] / 1024}
+    if "--json" in args:
+        summary = json.loads(p.stdout)
+        row["hops"] = summary["cell_hops"] + summary["packet_hops"]
+    return row
 
 
 def write_wall() -> dict:
@@ -300,6 +330,11 @@ def main() -> int:
         run = r.get("run")
         print(f"GFC1 with {r['n']:,} sources: validate {r['validate']['wall_s']:.2f} s, {r['validate']['peak_mib']:.0f} MiB"
               + (f"; 10 ms run {run['wall_s']:.2f} s, {run['peak_mib']:.0f} MiB" if run else ""), flush=True)
+    tcp_scale = tcp_scale_rows()
+    for r in tcp_scale:
+        run = r["run"]
+        print(f"seed-002 dumbbell with {r['n']:,} TCP flows, 20 s: {run['wall_s']:.2f} s, {run['peak_mib']:.0f} MiB, "
+              f"{run['wall_s'] * 1e9 / run['hops']:.0f} ns per packet-hop (whole process)", flush=True)
     written = write_wall()
     print(f"--out on a 10 s GFC1 run: {written['median_s']:.2f} s (best {written['best_s']:.2f})", flush=True)
     repro = reproduce_wall()
@@ -327,13 +362,24 @@ def main() -> int:
         lines.append(f"| `ccsim {' '.join(args)}` | {label} | {w['median_s']:.3f} s | {w['best_s']:.3f} s "
                      f"| {w['peak_mib']:.0f} MiB |")
     lines.append("")
-    lines += ["Scale (GFC1 with N sources in group A; runs of 10 ms simulated without series):", "",
-              "| N | validate | validate peak | 10 ms run | run peak | run peak per source |", "|---|---|---|---|---|---|"]
+    lines += ["Scale (GFC1 with N sources in group A; runs of 10 ms simulated without series; ns per hop of the "
+              "whole process):", "",
+              "| N | validate | validate peak | 10 ms run | run peak | run peak per source | ns per hop |",
+              "|---|---|---|---|---|---|---|"]
     for r in scale:
         v, run = r["validate"], r.get("run")
-        tail = (f"{run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB | {run['peak_mib'] * 1024 / r['n']:.0f} KiB"
-                if run else "not run | | ")
+        tail = (f"{run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB | {run['peak_mib'] * 1024 / r['n']:.0f} KiB "
+                f"| {run['wall_s'] * 1e9 / run['hops']:.0f}" if run else "not run | | | ")
         lines.append(f"| {r['n']:,} | {v['wall_s']:.2f} s | {v['peak_mib']:.0f} MiB | {tail} |")
+    lines.append("")
+    lines += ["TCP at scale (seed 002's drop-tail dumbbell with N Reno flows, access links 100 Mb/s, bottleneck 1 Gb/s, "
+              "20 s simulated, `--json`; ns per packet-hop of the whole process):", "",
+              "| N flows | wall | peak | peak per flow | packet-hops | ns per hop |", "|---|---|---|---|---|---|"]
+    for r in tcp_scale:
+        run = r["run"]
+        lines.append(f"| {r['n']:,} | {run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB "
+                     f"| {run['peak_mib'] * 1024 / r['n']:.0f} KiB | {run['hops'] / 1e6:.1f} M "
+                     f"| {run['wall_s'] * 1e9 / run['hops']:.0f} |")
     lines.append("")
     lines.append(f"`--out` on a 10 s GFC1 run (Parquet tables, PNG plots, in a fresh process): "
                  f"{written['median_s']:.2f} s median, {written['best_s']:.2f} s best.")

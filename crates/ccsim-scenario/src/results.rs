@@ -1,5 +1,6 @@
-//! The result of a run as one JSON value: the summary contract for scripts plus columnar
-//! time series and per-VC totals that the Python layer turns into DataFrames.
+//! The result of a run as one JSON text, written a row at a time: the summary contract for
+//! scripts plus columnar time series and per-VC totals that the Python layer turns into
+//! DataFrames.
 
 use ccsim_model::ip::AnyEdge;
 use ccsim_model::{cells_to_mbps, NodeKind, Recordings, Series, World};
