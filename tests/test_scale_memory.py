@@ -9,17 +9,21 @@ import sys
 
 # What one source may cost at most, built and with its results in Python. Measured 2026-11-25: about
 # 17 kB to build (8.4 kB of it the delay histogram) and 20 kB for the results (each source adds four
-# host-link rows, a source row and port rows to the summary): 37 kB in all.
+# host-link rows, a source row and port rows to the summary): 37 kB in all; 2026-11-26, with sparse
+# delay histograms and the result written a row at a time: 19 kB.
 BOUND_BYTES_PER_SOURCE = 64 * 1024
 
 _PROBE = """
-import json, resource, sys
+import json, sys
 import ccsim
 n = int(sys.argv[1])
 r = ccsim.run("abr-benchmarks/gfc1", set={"source[0].count": n, "run.duration": "20us", "run.measure_from": "10us",
                                           "measure.acr": False, "measure.queue": False, "measure.received": False,
                                           "measure.utilization": False})
-print(json.dumps({"sources": len(r.summary()["sources"]), "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+# VmHWM, not ru_maxrss: the latter also counts the memory of the process this one was forked from
+# (the test runner) until its exec.
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"sources": len(r.summary()["sources"]), "maxrss_kb": hwm}))
 """
 
 

@@ -109,7 +109,7 @@ def _one(args: tuple[str, int, dict[str, Any], float, int]) -> dict[str, Any]:
     import ccsim
 
     preset, seed, sets, window_s, pdu = args
-    s = ccsim.run(f"ut-ct/{preset}", seed=seed, set=sets).summary()
+    s = ccsim.run(f"ut-ct/{preset}", seed=seed, set=sets, series=False).summary()
     return measure(s, window_s, pdu)
 
 
