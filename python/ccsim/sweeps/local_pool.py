@@ -108,12 +108,17 @@ class LocalExecutor:
         if pool is None:
             return []
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for p in procs:
             if p.is_alive():
                 p.terminate()
         for p in procs:
             p.join(timeout=5)
+        # A broken pool's manager thread reaps the workers too: until it is done, a worker it is
+        # reaping reads as still running (exit code None) here, and the culprit could go unnamed.
+        if manager is not None:
+            manager.join(timeout=5)
         return [p.exitcode for p in procs]
 
     def close(self) -> None:
