@@ -265,7 +265,7 @@ print(json.dumps({"wall_s": time.perf_counter() - t0, "code": os.waitstatus_to_e
 
 def _once(args: list[str]) -> dict:
     """One whole `ccsim ARGS` process: its wall time, peak resident memory (ru_maxrss, KiB on Linux)
-    and, for `--json`, its hops (cells and packets)."""
+    and, for `--json`, its hops (cells and packets) and wall time per hop."""
     exe = Path(sys.executable).parent / "ccsim"
     p = subprocess.run([sys.executable, "-S", "-c", _SPAWN, str(exe), *args], capture_output=True)
     report = json.loads(p.stderr.decode().strip().splitlines()[-1])
@@ -275,6 +275,7 @@ def _once(args: list[str]) -> dict:
     if "--json" in args:
         summary = json.loads(p.stdout)
         row["hops"] = summary["cell_hops"] + summary["packet_hops"]
+        row["ns_per_hop"] = row["wall_s"] * 1e9 / row["hops"]
     return row
 
 
@@ -334,7 +335,7 @@ def main() -> int:
     for r in tcp_scale:
         run = r["run"]
         print(f"seed-002 dumbbell with {r['n']:,} TCP flows, 20 s: {run['wall_s']:.2f} s, {run['peak_mib']:.0f} MiB, "
-              f"{run['wall_s'] * 1e9 / run['hops']:.0f} ns per packet-hop (whole process)", flush=True)
+              f"{run['ns_per_hop']:.0f} ns per packet-hop (whole process)", flush=True)
     written = write_wall()
     print(f"--out on a 10 s GFC1 run: {written['median_s']:.2f} s (best {written['best_s']:.2f})", flush=True)
     repro = reproduce_wall()
@@ -369,7 +370,7 @@ def main() -> int:
     for r in scale:
         v, run = r["validate"], r.get("run")
         tail = (f"{run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB | {run['peak_mib'] * 1024 / r['n']:.0f} KiB "
-                f"| {run['wall_s'] * 1e9 / run['hops']:.0f}" if run else "not run | | | ")
+                f"| {run['ns_per_hop']:.0f}" if run else "not run | | | ")
         lines.append(f"| {r['n']:,} | {v['wall_s']:.2f} s | {v['peak_mib']:.0f} MiB | {tail} |")
     lines.append("")
     lines += ["TCP at scale (seed 002's drop-tail dumbbell with N Reno flows, access links 100 Mb/s, bottleneck 1 Gb/s, "
@@ -379,7 +380,7 @@ def main() -> int:
         run = r["run"]
         lines.append(f"| {r['n']:,} | {run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB "
                      f"| {run['peak_mib'] * 1024 / r['n']:.0f} KiB | {run['hops'] / 1e6:.1f} M "
-                     f"| {run['wall_s'] * 1e9 / run['hops']:.0f} |")
+                     f"| {run['ns_per_hop']:.0f} |")
     lines.append("")
     lines.append(f"`--out` on a 10 s GFC1 run (Parquet tables, PNG plots, in a fresh process): "
                  f"{written['median_s']:.2f} s median, {written['best_s']:.2f} s best.")
