@@ -177,25 +177,75 @@ def run(
     and every other number are the same; reading a series table then raises): what
     ``ccsim run --json`` does, faster and in less memory.
     """
-    text, fmt, _label = scenario_source(scenario)
-    pairs = override_pairs(set, overrides) + trace_pairs(trace)
-    seed = _check_seed(seed)
-    _check_names(scheme=scheme, tcp=tcp)
-    started = time.perf_counter()
     if not series and stream_series is not None:
         raise ValueError("stream_series needs series=True")
+    started = time.perf_counter()
+    source = scenario_source(scenario)
+    pairs = override_pairs(set, overrides) + trace_pairs(trace)
     kept = "none" if not series else "memory" if stream_series is None else "streamed"
+    sim, writer, notices = _simulate(source, pairs, seed, scheme, tcp, kept, progress, chunks, stream_series,
+                                     _stream_above_mb)
+    data = sim.finish()
+    _warn_if_trace_cut(data.get("trace"))
+    if writer is not None:
+        from ._streamed import StreamedSeries
+
+        writer.write(data["series"])
+        data["series"] = StreamedSeries(writer.folder, list(data["series"]))
+    elif not series:
+        data["series"] = NoSeries()
+    else:
+        data["series"] = LazySeries(data["series"])
+    data.update(_metadata(started, notices))
+    return Result(data, resolved_json=sim.resolved_json())
+
+
+def summary_json(
+    scenario: str | Path | Mapping[str, Any],
+    *,
+    seed: int | None = None,
+    scheme: str | None = None,
+    tcp: str | None = None,
+    set: Mapping[str, Any] | None = None,
+) -> str:
+    """What ``ccsim run SCENARIO --json`` prints: the summary of ``run(..., series=False)`` (the
+    same keys and values as ``Result.summary()``) as one line of JSON text. The engine writes the
+    text and it is never turned into Python objects: at 100,000 sources those took more memory
+    than the run's own text, and the world they were built from was still alive."""
+    started = time.perf_counter()
+    source = scenario_source(scenario)
+    sim, _writer, notices = _simulate(source, override_pairs(set, {}), seed, scheme, tcp, "none", False, 200)
+    text = sim.summary_text().rstrip()
+    trace = sim.trace_summary
+    del sim  # the world's memory goes before the text grows
+    _warn_if_trace_cut(None if trace is None else json.loads(trace))
+    tail = json.dumps(_metadata(started, notices))
+    if not (text.startswith("{") and text.endswith("}") and len(text) > 2):
+        raise AssertionError(f"the engine's summary is not a JSON object: {text[:80]!r}")
+    return f"{text[:-1]}, {tail[1:]}"
+
+
+def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: int | None,
+              scheme: str | None, tcp: str | None, kept: str, progress: bool | Progress, chunks: int,
+              stream_series: str | Path | None = None, stream_above_mb: float | None = None):
+    """Builds the scenario's simulation and runs it to its end: ``run``'s work before the
+    result. ``source`` is ``scenario_source``'s answer, ``kept`` the engine's series mode
+    ("memory", "streamed", "none"). Returns the simulation, the series writer (streamed series
+    only) and the notices (also warned)."""
+    text, fmt, _label = source
+    seed = _check_seed(seed)
+    _check_names(scheme=scheme, tcp=tcp)
     sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp, series=kept)
     writer = None
     if stream_series is not None:
         estimate, limit = sim.series_estimate_mb
-        if _stream_above_mb is None or estimate > min(_stream_above_mb, limit):
+        if stream_above_mb is None or estimate > min(stream_above_mb, limit):
             from ._streamed import SeriesWriter
 
             writer = SeriesWriter(Path(stream_series))
     notices = sim.notices
     for notice in notices:
-        warnings.warn(notice, CcsimWarning, stacklevel=2)
+        warnings.warn(notice, CcsimWarning, stacklevel=3)
     duration = sim.duration_s
     bar = None
     if progress is True:
@@ -214,27 +264,23 @@ def run(
     finally:
         if bar is not None:
             bar.close()
-    data = sim.finish()
-    cut = (data.get("trace") or {}).get("cut_s")
+    return sim, writer, notices
+
+
+def _warn_if_trace_cut(trace: Mapping[str, Any] | None) -> None:
+    """The warning for a trace that reached its memory limit (the result's ``trace`` entry)."""
+    cut = (trace or {}).get("cut_s")
     if cut is not None:
         warnings.warn(
-            f"the trace reached measure.trace.max_mb after {data['trace']['events']:,} events and stopped: it holds "
+            f"the trace reached measure.trace.max_mb after {trace['events']:,} events and stopped: it holds "
             f"every event before {cut:g} s; raise max_mb, or trace fewer flows or a shorter time (flows, from, to)",
-            CcsimWarning, stacklevel=2)
-    if writer is not None:
-        from ._streamed import StreamedSeries
+            CcsimWarning, stacklevel=3)
 
-        writer.write(data["series"])
-        data["series"] = StreamedSeries(writer.folder, list(data["series"]))
-    elif not series:
-        data["series"] = NoSeries()
-    else:
-        data["series"] = LazySeries(data["series"])
-    data["wall_s"] = time.perf_counter() - started
-    data["ccsim_version"] = _core.__version__
-    data["ccsim_commit"] = commit()
-    data["notices"] = notices
-    return Result(data, resolved_json=sim.resolved_json())
+
+def _metadata(started: float, notices: list[str]) -> dict[str, Any]:
+    """What the Python side adds to the engine's result: wall time, version, commit, notices."""
+    return {"wall_s": time.perf_counter() - started, "ccsim_version": _core.__version__, "ccsim_commit": commit(),
+            "notices": notices}
 
 
 #: `ccsim run --out` streams the series to Parquet when they would take more memory than this (MB).

@@ -113,11 +113,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return full(args)
     try:
-        from .api import run
+        from .api import summary_json
 
-        result = run(opts["scenario"], seed=opts["seed"], scheme=opts["scheme"], tcp=opts["tcp"],
-                     set=parse_sets(opts["set"]), series=False)
-        sys.stdout.write(json.dumps(result.summary()) + "\n")
+        text = summary_json(opts["scenario"], seed=opts["seed"], scheme=opts["scheme"], tcp=opts["tcp"],
+                            set=parse_sets(opts["set"]))
+        sys.stdout.write(text + "\n")
     except (CcsimError, KeyboardInterrupt, OSError) as e:
         return report_error(e)
     return 0

@@ -226,29 +226,51 @@ impl Simulation {
         }
     }
 
+    /// The result's `trace` entry as JSON text, if the run records a trace.
+    #[getter]
+    fn trace_summary(&self) -> Option<String> {
+        self.run.trace().map(|t| results::trace_summary(t).to_string())
+    }
+
+    /// The summary `ccsim run --json` prints (the result without `series` and `vcs`) as JSON
+    /// text, never turned into Python objects: at 100,000 sources those took more memory than the
+    /// text (~6.5 kB a source) while the world was still alive. Only once the run is complete.
+    /// The run's cells in flight are freed once counted (`Run::into_json`): no other result can
+    /// be taken after this.
+    fn summary_text(&mut self, py: Python<'_>) -> PyResult<String> {
+        self.result_text(py, results::Detail::Summary, true)
+    }
+
     /// The result as a dict; only once the run is complete. Time series come as binary columns
     /// (`series[name] = {"time_s": bytes of f64, "key": bytes of u32, "names": [str], "key_field",
     /// "value_field", "value": bytes of f64}`, little-endian), which `ccsim.api` turns into arrays:
     /// a million samples as JSON took most of a second to print and parse.
-    fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(why) = &self.poisoned {
-            return Err(ccsim_error(py, "SimulationError", format!("this simulation failed earlier: {why}")));
-        }
-        let run = &self.run;
-        let text = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| run.finish_summary_json()))
-        });
-        let data = match text {
-            Ok(Ok(text)) => py.import("json")?.call_method1("loads", (text,))?,
-            Ok(Err(e)) => return Err(ccsim_error(py, "SimulationError", e.to_string())),
-            Err(p) => return Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
-        };
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.result_text(py, results::Detail::NoSeries, false)?;
+        let data = py.import("json")?.call_method1("loads", (text,))?;
         let world = self.run.world();
         data.set_item("series", series_dict(py, &world.rec, &results::Names::of(world))?)?;
         if let Some(t) = world.trace() {
             data.set_item("trace_columns", trace_columns(py, world, t)?)?;
         }
         Ok(data)
+    }
+}
+
+impl Simulation {
+    /// The result's text (`Run::finish_json`, or `Run::into_json` if `last`), the GIL released
+    /// while it is written.
+    fn result_text(&mut self, py: Python<'_>, detail: results::Detail, last: bool) -> PyResult<String> {
+        if let Some(why) = &self.poisoned {
+            return Err(ccsim_error(py, "SimulationError", format!("this simulation failed earlier: {why}")));
+        }
+        let run = &mut self.run;
+        let text = py.detach(|| catch_unwind(AssertUnwindSafe(|| if last { run.into_json(detail) } else { run.finish_json(detail) })));
+        match text {
+            Ok(Ok(text)) => Ok(text),
+            Ok(Err(e)) => Err(ccsim_error(py, "SimulationError", e.to_string())),
+            Err(p) => Err(ccsim_error(py, "InternalError", format!("while collecting results: {}", panic_text(&*p)))),
+        }
     }
 }
 

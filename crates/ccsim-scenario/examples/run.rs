@@ -47,6 +47,10 @@ fn main() {
     let t = Instant::now();
     run.run_to_end();
     let wall = t.elapsed().as_secs_f64();
+    // The run's peak memory, before the result is assembled (Linux only).
+    let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines().find_map(|l| l.strip_prefix("VmHWM:").map(|v| v.trim().to_string()))
+    });
     let mut v = run.finish().expect("run completes");
     let o = v.as_object_mut().unwrap();
     o.remove("series");
@@ -55,5 +59,8 @@ fn main() {
     let hops = o["cell_hops"].as_f64().unwrap();
     let ev = o["events"].as_f64().unwrap();
     eprintln!("{:.3} s wall, {:.2} M events/s, {:.2} M cell-hops/s, {:.1} ns/cell-hop", wall, ev / wall / 1e6, hops / wall / 1e6, wall * 1e9 / hops);
+    if let Some(peak) = peak {
+        eprintln!("peak memory after the run: {peak}");
+    }
     println!("{}", serde_json::to_string_pretty(&v).unwrap());
 }

@@ -3,6 +3,7 @@
 //! DataFrames.
 
 use ccsim_model::ip::AnyEdge;
+use ccsim_model::world::Report;
 use ccsim_model::{cells_to_mbps, NodeKind, Recordings, Series, World};
 use serde_json::{json, Map, Value};
 
@@ -123,14 +124,27 @@ fn object(mut entries: Vec<(String, Raw)>) -> Raw {
     Raw(s)
 }
 
-/// The whole result as JSON text; its time series as JSON columns only `with_series` (the Python
-/// binding takes them as binary columns from `series_columns`).
+/// How much of the result `result_json` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything, the time series as JSON columns.
+    Full,
+    /// Everything but the time series (`series` is an empty object): the Python binding takes
+    /// them as binary columns from `series_columns`.
+    NoSeries,
+    /// The summary `ccsim run --json` prints: neither `series` nor the per-VC columns `vcs`.
+    Summary,
+}
+
+/// The result as JSON text, as much of it as `detail` asks for.
 ///
 /// Every source, connection and background VC carries `delay_mean_ms`, `delay_p99_ms` and
 /// `jitter_ms`: the end-to-end delay of the units it delivered in the measurement window, null
 /// below one unit (two for the jitter); docs/scenarios.md, "Delays".
-pub fn result_json(world: &World, scenario_name: &str, seed: u64, scenario_hash: &str, with_series: bool) -> String {
-    let r = world.report();
+///
+/// `r` is `world.report()` and `conservation_ok` whether `world.check_conservation()` held, both
+/// taken by the caller, which may then free the cells in flight (`Run::into_json`).
+pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_name: &str, seed: u64, scenario_hash: &str, detail: Detail) -> String {
     let sources = array(
         r.vcs
         .iter()
@@ -375,9 +389,10 @@ pub fn result_json(world: &World, scenario_name: &str, seed: u64, scenario_hash:
         ("brm_received", &|v| json!(v.brm_received)),
         ("clr", &|v| json!(v.clr)),
     ];
-    let vcs = object(columns.iter().map(|(name, f)| (name.to_string(), array(r.vcs.iter().map(f)))).collect());
+    let vcs = (detail != Detail::Summary)
+        .then(|| object(columns.iter().map(|(name, f)| (name.to_string(), array(r.vcs.iter().map(f)))).collect()));
     let mut series_json = Vec::new();
-    if with_series {
+    if detail == Detail::Full {
         for c in series_columns(world, &names) {
             series_json.push((c.name.to_string(), Raw::of(&series(c.series, c.key_field, c.names, c.value_field))));
         }
@@ -402,7 +417,7 @@ pub fn result_json(world: &World, scenario_name: &str, seed: u64, scenario_hash:
         "goodput_mbps_total": goodput_total / 1e6,
         "efficiency": if goodput_max > 0.0 { goodput_total / goodput_max } else { 0.0 },
         "gfr_guarantee_met": gfr_met,
-        "conservation_ok": world.check_conservation().is_ok(),
+        "conservation_ok": conservation_ok,
         "buffer_memory_cells": buffer_memory,
         "buffer_allocated_cells": if world.ports.iter().any(|p| p.credit().is_some()) { json!(allocated) } else { Value::Null },
         "gateways": r.gateways.iter().map(|g| json!({
@@ -420,8 +435,10 @@ pub fn result_json(world: &World, scenario_name: &str, seed: u64, scenario_hash:
     for (k, v) in [("sources", sources), ("connections", connections), ("background", background), ("ports", ports), ("links", links)] {
         entries.push((k.to_string(), v));
     }
-    entries.push(("series".to_string(), object(series_json)));
-    entries.push(("vcs".to_string(), vcs));
+    if let Some(vcs) = vcs {
+        entries.push(("series".to_string(), object(series_json)));
+        entries.push(("vcs".to_string(), vcs));
+    }
     if let Some(t) = world.trace() {
         entries.push(("trace".to_string(), Raw::of(&trace_summary(t))));
     }

@@ -77,7 +77,7 @@ impl BufferPolicySpec {
             BufferPolicySpec::Fba { threshold: t, z } => AnyBufferPolicy::Fba(Fba { threshold: threshold(*t, capacity), z: *z }),
             BufferPolicySpec::Wba { threshold: t, z, hard_threshold } => {
                 let r = t.map_or(capacity / 2, |c| c.0).clamp(1, capacity.max(1));
-                AnyBufferPolicy::Wba(Wba::new(r, *z, hard_threshold.map(|h| h.0)))
+                AnyBufferPolicy::Wba(Box::new(Wba::new(r, *z, hard_threshold.map(|h| h.0))))
             }
         }
     }

@@ -67,3 +67,32 @@ fn the_series_limit_refuses_only_series_kept_in_memory() {
     assert!(Run::open(&text, Format::Toml, &adjust(&tiny), SeriesUse::Discarded).is_ok());
     assert!(Run::open(&text, Format::Toml, &adjust(&tiny), SeriesUse::Streamed).is_ok());
 }
+
+/// The printed summary (`Detail::Summary`) is the result without `series` and `vcs`, and the
+/// result without series is the full one with `series` empty. The last result (`into_json`, which
+/// frees the cells in flight once counted) is the same text, and nothing can be counted after it.
+#[test]
+fn each_detail_is_the_full_result_less_its_parts() {
+    use ccsim_scenario::results::Detail;
+    let text = common::preset("abr-benchmarks/two-sources");
+    let mut r = Run::open(&text, Format::Toml, &adjust(&[("run.duration", "\"20ms\"")]), SeriesUse::InMemory).unwrap();
+    r.run_to_end();
+    let parse = |d| serde_json::from_str::<Value>(&r.finish_json(d).unwrap()).unwrap();
+    let mut full = parse(Detail::Full);
+    let mut no_series = parse(Detail::NoSeries);
+    let summary = parse(Detail::Summary);
+    assert!(!full["series"].as_object().unwrap().is_empty() && full["vcs"].is_object());
+    assert_eq!(no_series["series"], serde_json::json!({}));
+    let o = full.as_object_mut().unwrap();
+    o.remove("series");
+    no_series.as_object_mut().unwrap().remove("series");
+    assert_eq!(full, no_series);
+    full.as_object_mut().unwrap().remove("vcs");
+    assert_eq!(full, summary);
+    let text = r.finish_json(Detail::Full).unwrap();
+    let in_flight = &parse(Detail::Full)["vcs"]["fwd_in_flight"];
+    assert!(in_flight.as_array().unwrap().iter().any(|n| n.as_u64() > Some(0)), "cells in flight at the end: {in_flight}");
+    assert_eq!(r.into_json(Detail::Full).unwrap(), text);
+    let again = r.finish_json(Detail::Summary).unwrap_err().to_string();
+    assert!(again.contains("already taken"), "{again}");
+}

@@ -162,7 +162,7 @@ mod tests {
 #[repr(C, align(64))]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
-    pub pipe: Ring<InFlight>,
+    pub pipe: Ring<InFlight, true>,
     clock: TxClock,
     /// FIFO (departures known at admission) or a held discipline (departures as events).
     pub discipline: AnyDiscipline,
@@ -191,14 +191,16 @@ pub struct Port {
     pub delivered: u64,
     pub queue: QueueStats,
     pub buffer: PortBuffer,
-    /// The ABR rate-allocation scheme; only switch ports have one.
-    pub scheme: Option<AnyAbrSwitch>,
-    /// Random Early Detection on a packet port.
-    pub red: Option<Red>,
+    /// The ABR rate-allocation scheme; only switch ports have one (boxed: ~300 bytes that host
+    /// ports, most ports of a large run, would carry empty).
+    pub scheme: Option<Box<AnyAbrSwitch>>,
+    /// Random Early Detection on a packet port (boxed, as the rare parts below: most ports have
+    /// none, and large runs have hundreds of thousands of ports).
+    pub red: Option<Box<Red>>,
     /// Loss on the link (faults); `None`: every item arrives.
     pub loss: Option<Box<LinkLoss>>,
     /// IP congestion control of a router port (FICCRD's MAPR/DPF), fed by RD packets.
-    pub control: Option<crate::ip::AnyIpControl>,
+    pub control: Option<Box<crate::ip::AnyIpControl>>,
     pub name: String,
     pub from: NodeId,
     pub to: NodeId,
@@ -229,7 +231,7 @@ impl Port {
             cell_rate: rate_bps as f64 / CELL_BITS as f64,
             delay,
             pipe: Ring::default(),
-            scheme,
+            scheme: scheme.map(Box::new),
             busy_until: SimTime::ZERO,
             discipline: AnyDiscipline::Fifo,
             queue: QueueStats::default(),

@@ -1,28 +1,41 @@
-//! A ring (first in, first out) of `Copy` items with a power-of-two capacity, for the link pipes and the buffer
-//! tokens: every cell-hop pops and pushes a few of these.
+//! A ring (first in, first out) of `Copy` items, for the link pipes and the buffer tokens: every
+//! cell-hop pops and pushes a few of these.
 //!
-//! `VecDeque` wraps an index with a compare and a conditional move against an arbitrary
-//! capacity; here a mask does it. The ring only grows (doubling), and fills its spare slots
-//! with copies of an item it holds, so it needs no `Default` and no uninitialised memory.
+//! A ring only grows. A `TIGHT` ring (the link pipes) grows by an eighth (`GROWTH`), so its
+//! capacity stays within 12.5 % of the most items it ever held: the cells in flight are most of a
+//! large run's memory (a 5 ms access link at 25 Mb/s holds ~300 cells), and doubling left up to
+//! half of every pipe empty. Its index wraps with a compare, a few instructions more per use than
+//! a mask (docs/benchmarks.md). The other rings (buffer tokens, a few per port) double and wrap
+//! with a mask. Spare slots hold copies of an item the ring holds, so a ring needs no `Default`
+//! and no uninitialised memory.
+
+/// A `TIGHT` ring grows by `1 / GROWTH` of its capacity when full.
+const GROWTH: usize = 8;
 
 #[derive(Clone, Debug)]
-pub struct Ring<T> {
-    /// `buf.len()` is zero or a power of two; item `i` (0 = oldest) is at `(head + i) & mask`.
+pub struct Ring<T, const TIGHT: bool = false> {
+    /// Item `i` (0 = oldest) is at `wrap(head + i)`; `buf.len()` is a power of two unless `TIGHT`.
     buf: Vec<T>,
     head: usize,
     len: usize,
 }
 
-impl<T: Copy> Default for Ring<T> {
+impl<T: Copy, const TIGHT: bool> Default for Ring<T, TIGHT> {
     fn default() -> Self {
         Ring { buf: Vec::new(), head: 0, len: 0 }
     }
 }
 
-impl<T: Copy> Ring<T> {
+impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
+    /// `i` (less than twice the capacity) as a slot index.
     #[inline]
-    fn mask(&self) -> usize {
-        self.buf.len().wrapping_sub(1)
+    fn wrap(&self, i: usize) -> usize {
+        let cap = self.buf.len();
+        if TIGHT {
+            if i >= cap { i - cap } else { i }
+        } else {
+            i & cap.wrapping_sub(1)
+        }
     }
 
     #[inline]
@@ -40,7 +53,7 @@ impl<T: Copy> Ring<T> {
         if self.len == self.buf.len() {
             self.grow(item);
         }
-        let i = (self.head + self.len) & self.mask();
+        let i = self.wrap(self.head + self.len);
         self.buf[i] = item;
         self.len += 1;
     }
@@ -51,7 +64,7 @@ impl<T: Copy> Ring<T> {
             return None;
         }
         let item = self.buf[self.head];
-        self.head = (self.head + 1) & self.mask();
+        self.head = self.wrap(self.head + 1);
         self.len -= 1;
         Some(item)
     }
@@ -66,31 +79,39 @@ impl<T: Copy> Ring<T> {
         if !pred(&item) {
             return None;
         }
-        self.head = (self.head + 1) & self.mask();
+        self.head = self.wrap(self.head + 1);
         self.len -= 1;
         Some(item)
     }
 
     #[inline]
     pub fn front(&self) -> Option<&T> {
-        self.get(0)
+        // `head` is always a slot index: no wrap.
+        (self.len > 0).then(|| &self.buf[self.head])
     }
 
     /// The `i`-th oldest item.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&T> {
-        (i < self.len).then(|| &self.buf[(self.head + i) & self.mask()])
+        (i < self.len).then(|| &self.buf[self.wrap(self.head + i)])
     }
 
     /// Oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
-        (0..self.len).map(move |i| &self.buf[(self.head + i) & self.mask()])
+        (0..self.len).map(move |i| &self.buf[self.wrap(self.head + i)])
     }
 
-    /// Doubles the capacity (at least 16), keeping the order; `filler` fills the spare slots.
+    /// Slots allocated (for memory reports).
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Grows the capacity (doubling, or by `1 / GROWTH` if `TIGHT`; at least 16), keeping the
+    /// order; `filler` fills the spare slots.
     #[cold]
     fn grow(&mut self, filler: T) {
-        let cap = (self.buf.len() * 2).max(16);
+        let n = self.buf.len();
+        let cap = if TIGHT { n + n / GROWTH } else { n * 2 }.max(16);
         let mut buf = Vec::with_capacity(cap);
         buf.extend(self.iter().copied());
         buf.resize(cap, filler);
@@ -104,10 +125,25 @@ mod tests {
     use super::*;
     use std::collections::VecDeque;
 
-    /// Agrees with `VecDeque` through growth and wrap-around.
+    /// Both kinds agree with `VecDeque` through growth and wrap-around.
     #[test]
     fn behaves_like_vecdeque() {
-        let mut f = Ring::default();
+        behaves_like_vecdeque_with::<false>();
+        behaves_like_vecdeque_with::<true>();
+    }
+
+    /// A tight ring stays within an eighth (and 16 slots) of the most items it held.
+    #[test]
+    fn a_tight_ring_stays_near_its_largest_occupancy() {
+        for n in [1usize, 17, 295, 300, 1000, 5000] {
+            let mut f: Ring<u32, true> = Ring::default();
+            (0..n as u32).for_each(|x| f.push_back(x));
+            assert!(f.capacity() >= n && f.capacity() <= (n + n / GROWTH).max(16), "{n} items: {} slots", f.capacity());
+        }
+    }
+
+    fn behaves_like_vecdeque_with<const TIGHT: bool>() {
+        let mut f: Ring<u64, TIGHT> = Ring::default();
         let mut d = VecDeque::new();
         let mut x = 0u64;
         for step in 0..20_000u64 {

@@ -185,8 +185,8 @@ impl WorldBuilder {
             Port::new(s.name, s.link_name, s.from, s.to, s.rate_bps, s.delay, s.buffer_cells, s.scheme, at_switch);
         port.buffer = port.buffer.with_policy(s.policy, true);
         port.packets = s.packets;
-        port.red = s.red;
-        port.control = s.control;
+        port.red = s.red.map(Box::new);
+        port.control = s.control.map(Box::new);
         // A policy that counts tagged cells per VC needs each departing cell (WBA).
         let held = s.held.or_else(|| port.buffer.policy().counts_tags().then(|| AnyHeldOrder::Fifo(Default::default())));
         if let Some(order) = held {
@@ -344,10 +344,15 @@ impl WorldBuilder {
             node_gateway[hub.index()] = g;
         }
         let gateways: Vec<Gateway> = self.gateways.into_iter().map(|(_, g)| g).collect();
+        // The tables grew by doubling: up to half of the largest (the ports, ~1.2 kB each) empty.
+        let (mut nodes, mut ports, mut vcs) = (self.nodes, self.ports, self.vcs);
+        nodes.shrink_to_fit();
+        ports.shrink_to_fit();
+        vcs.shrink_to_fit();
         let mut w = World {
-            nodes: self.nodes,
-            ports: self.ports,
-            vcs: self.vcs,
+            nodes,
+            ports,
+            vcs,
             arrive_kind,
             edge_out: Vec::new(),
             gateways,

@@ -75,7 +75,7 @@ mod tests {
         port.packets = true;
         let p = RedParams { min_th: 1.0, max_th: 2.0, w_q: 1.0, ..RedParams::default() };
         let rng = RngStream::new(StreamKey { seed: 1, replication: 0, component: 0, purpose: 0 });
-        port.red = Some(Red::new(p, 10_000_000, rng));
+        port.red = Some(Box::new(Red::new(p, 10_000_000, rng)));
         port
     }
 

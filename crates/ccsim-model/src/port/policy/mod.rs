@@ -41,7 +41,7 @@ pub trait BufferPolicy {
     fn admit_frame(&self, o: &Occupancy) -> bool;
 }
 
-/// Every buffer policy, stored inline.
+/// Every buffer policy, stored inline (WBA boxed).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyBufferPolicy {
     /// Drop-tail per cell, blind to frames ("vanilla UBR", and every ABR port).
@@ -51,8 +51,9 @@ pub enum AnyBufferPolicy {
     Epd(Epd),
     SelectiveDrop(SelectiveDrop),
     Fba(Fba),
-    /// Weighted Buffer Allocation (GFR).
-    Wba(Wba),
+    /// Weighted Buffer Allocation (GFR). Boxed: its per-VC weights would make every port's
+    /// policy as large.
+    Wba(Box<Wba>),
 }
 
 impl AnyBufferPolicy {
