@@ -38,6 +38,16 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
         }
     }
 
+    /// The slot after `i` (a slot index).
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        if TIGHT {
+            if i + 1 == self.buf.len() { 0 } else { i + 1 }
+        } else {
+            (i + 1) & self.buf.len().wrapping_sub(1)
+        }
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.len
@@ -64,7 +74,7 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
             return None;
         }
         let item = self.buf[self.head];
-        self.head = self.wrap(self.head + 1);
+        self.head = self.next(self.head);
         self.len -= 1;
         Some(item)
     }
@@ -79,7 +89,7 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
         if !pred(&item) {
             return None;
         }
-        self.head = self.wrap(self.head + 1);
+        self.head = self.next(self.head);
         self.len -= 1;
         Some(item)
     }
@@ -88,6 +98,15 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
     pub fn front(&self) -> Option<&T> {
         // `head` is always a slot index: no wrap.
         (self.len > 0).then(|| &self.buf[self.head])
+    }
+
+    /// Touches the slot `k` places after the head, if that is not past the end of the storage (a
+    /// load nothing waits for, to bring its cache line in early; the slot may hold a stale item).
+    #[inline]
+    pub fn touch_ahead(&self, k: usize) {
+        if let Some(x) = self.buf.get(self.head + k) {
+            std::hint::black_box(x);
+        }
     }
 
     /// The `i`-th oldest item.
