@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import ccsim
+from ccsim.api import summary_json
 from ccsim.errors import CcsimError
 from ccsim.sweeps.runner import run_task
 
@@ -26,6 +27,10 @@ def test_a_run_without_series_reports_the_same_numbers(preset):
         bare.queue
     with pytest.raises(ValueError, match="series=True"):
         ccsim.run(preset, set=SHORT, series=False, stream_series="/nonexistent")
+    # What `ccsim run --json` prints, written by the engine: the same summary, key for key and in order.
+    printed = json.loads(summary_json(preset, set=SHORT))
+    assert list(printed) == list(bare.summary())
+    assert {k: v for k, v in printed.items() if k not in drop} == {k: v for k, v in bare.summary().items() if k not in drop}
 
 
 def test_the_series_limit_does_not_refuse_a_run_without_series():
