@@ -216,22 +216,22 @@ impl Run {
 
     /// The result as JSON text, as much of it as `detail` asks for (`results::Detail`).
     pub fn finish_json(&self, detail: results::Detail) -> Result<String, SimulationError> {
-        let (report, ok) = self.counted()?;
-        Ok(self.write_json(&report, ok, detail))
+        let report = self.counted()?;
+        Ok(self.write_json(&report, detail))
     }
 
     /// The result as `finish_json` gives it, for a run that ends here: the cells in flight (most
     /// of a large run's memory: ~1 GB at 100,000 sources) are freed as soon as they are counted,
     /// before the text is written. The run gives no result after this.
     pub fn into_json(&mut self, detail: results::Detail) -> Result<String, SimulationError> {
-        let (report, ok) = self.counted()?;
+        let report = self.counted()?;
         self.world.free_cells_in_flight();
         self.released = true;
-        Ok(self.write_json(&report, ok, detail))
+        Ok(self.write_json(&report, detail))
     }
 
-    /// The world's report and whether conservation held, once the run is complete.
-    fn counted(&self) -> Result<(ccsim_model::world::Report, bool), SimulationError> {
+    /// The world's report, once the run is complete and if conservation held.
+    fn counted(&self) -> Result<ccsim_model::world::Report, SimulationError> {
         if self.released {
             return Err(SimulationError("the result was already taken (its cells in flight are freed)".into()));
         }
@@ -245,11 +245,12 @@ impl Run {
         self.world
             .check_conservation()
             .map_err(|e| SimulationError(format!("conservation check failed: {e}")))?;
-        Ok((self.world.report(), true))
+        Ok(self.world.report())
     }
 
-    fn write_json(&self, report: &ccsim_model::world::Report, conservation_ok: bool, detail: results::Detail) -> String {
+    /// The result's text from a report `counted` gave (so conservation held).
+    fn write_json(&self, report: &ccsim_model::world::Report, detail: results::Detail) -> String {
         let name = &self.scenario.name;
-        results::result_json(&self.world, report, conservation_ok, name, self.scenario.run.seed, &self.scenario_hash(), detail)
+        results::result_json(&self.world, report, true, name, self.scenario.run.seed, &self.scenario_hash(), detail)
     }
 }

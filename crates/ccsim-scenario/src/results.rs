@@ -389,8 +389,8 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
         ("brm_received", &|v| json!(v.brm_received)),
         ("clr", &|v| json!(v.clr)),
     ];
-    let vcs = (detail != Detail::Summary)
-        .then(|| object(columns.iter().map(|(name, f)| (name.to_string(), array(r.vcs.iter().map(f)))).collect()));
+    let per_vc = detail != Detail::Summary;
+    let vcs = per_vc.then(|| object(columns.iter().map(|(name, f)| (name.to_string(), array(r.vcs.iter().map(f)))).collect()));
     let mut series_json = Vec::new();
     if detail == Detail::Full {
         for c in series_columns(world, &names) {
@@ -436,6 +436,7 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
         entries.push((k.to_string(), v));
     }
     if let Some(vcs) = vcs {
+        // The summary has neither the series nor the per-VC columns.
         entries.push(("series".to_string(), object(series_json)));
         entries.push(("vcs".to_string(), vcs));
     }
