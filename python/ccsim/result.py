@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import _core
 from ._lazy import LazyModule, LazySeries
 
 if TYPE_CHECKING:
@@ -399,7 +400,7 @@ class Result:
         meta = self.metadata()
         # The run's freed engine heap, returned to the OS before the sinks, so that it does not
         # add to the write's peak.
-        release_freed_heap()
+        _core.release_freed_heap()
         for name in self.TABLES:
             if self.streamed and name in SERIES_COLUMNS:
                 # Part by part, never the whole series in memory.
@@ -416,21 +417,6 @@ class Result:
             from . import plots as _plots
 
             _plots.write_plots(self, out, formats)
-
-
-def release_freed_heap() -> None:
-    """Hands the C heap's free pages back to the OS (glibc's ``malloc_trim(0)``). The engine frees
-    a run's state before the result is written, but glibc keeps much of it mapped; trimming
-    keeps it from adding to the write's peak. Does nothing off Linux/glibc."""
-    import ctypes
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
 
 
 #: The file a finished result directory holds (its run's metadata): `write` replaces only such

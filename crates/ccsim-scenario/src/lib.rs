@@ -222,11 +222,14 @@ impl Run {
 
     /// The result as `finish_json` gives it, for a run that ends here: the cells in flight (most
     /// of a large run's memory: ~1 GB at 100,000 sources) are freed as soon as they are counted,
-    /// before the text is written. The run gives no result after this.
-    pub fn into_json(&mut self, detail: results::Detail) -> Result<String, SimulationError> {
+    /// and `freed` is called before the text is written (the Python binding hands the freed heap
+    /// back to the OS there: the allocator keeps small freed blocks mapped, and the text's large
+    /// buffers would not reuse them). The run gives no result after this.
+    pub fn into_json(&mut self, detail: results::Detail, freed: impl FnOnce()) -> Result<String, SimulationError> {
         let report = self.counted()?;
         self.world.free_cells_in_flight();
         self.released = true;
+        freed();
         Ok(self.write_json(&report, detail))
     }
 

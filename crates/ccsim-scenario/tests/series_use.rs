@@ -92,7 +92,9 @@ fn each_detail_is_the_full_result_less_its_parts() {
     let text = r.finish_json(Detail::Full).unwrap();
     let in_flight = &parse(Detail::Full)["vcs"]["fwd_in_flight"];
     assert!(in_flight.as_array().unwrap().iter().any(|n| n.as_u64() > Some(0)), "cells in flight at the end: {in_flight}");
-    assert_eq!(r.into_json(Detail::Full).unwrap(), text);
+    let mut called = false;
+    assert_eq!(r.into_json(Detail::Full, || called = true).unwrap(), text);
+    assert!(called);
     let again = r.finish_json(Detail::Summary).unwrap_err().to_string();
     assert!(again.contains("already taken"), "{again}");
 }
