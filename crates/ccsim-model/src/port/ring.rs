@@ -120,8 +120,9 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
         (0..self.len).map(move |i| &self.buf[self.wrap(self.head + i)])
     }
 
-    /// Slots allocated (for memory reports).
-    pub fn capacity(&self) -> usize {
+    /// Slots allocated.
+    #[cfg(test)]
+    fn capacity(&self) -> usize {
         self.buf.len()
     }
 
