@@ -66,3 +66,13 @@ def test_version_and_a_bare_preset_name():
     assert ccsim.run("abr-benchmarks/two-sources", duration="1ms").metadata()["ccsim_commit"] == want.partition("commit ")[2][:12]
     bare = _run("ccsim.entry", "run", "gfc1", "--json")
     assert bare.returncode == 2 and "did you mean abr-benchmarks/gfc1?" in bare.stderr.splitlines()[0]
+
+
+def test_help_loads_neither_the_engine_nor_the_api():
+    """`ccsim --help` (the full CLI) needs none of what runs a scenario: `import ccsim` is light."""
+    code = ("import sys; from ccsim.entry import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('LOADED ' + ' '.join(m for m in ('ccsim._core', 'ccsim.api', 'ccsim.result') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "Usage" in p.stdout, p.stdout + p.stderr
+    assert p.stderr.strip() == "LOADED", p.stderr

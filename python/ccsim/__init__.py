@@ -6,23 +6,49 @@ TCP/IP networks.
     >>> r.sources.select("name", "acr_mbps", "maxmin_mbps")      # doctest: +SKIP
 """
 
-from ._core import __version__
-from .api import resolve, run, schema
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from .errors import CcsimError, CcsimWarning, InternalError, ScenarioError, SimulationError
-from .presets import list_presets, preset_path, preset_text
-from .result import Result
+
+if _TYPE_CHECKING:
+    from . import plots
+    from ._core import __version__
+    from .api import resolve, run, schema
+    from .presets import list_presets, preset_path, preset_text
+    from .result import Result
+    from .sweeps import sweep
+
+# Everything else loads on first use: the compiled engine and the API (`run`, `Result`), plotting
+# (matplotlib) and sweeps (dask). `ccsim --help` and the commands that do not simulate start
+# without them, and `ccsim run --json` loads only what a run needs.
+_LAZY = {
+    "__version__": ("._core", "__version__"),
+    "run": (".api", "run"),
+    "resolve": (".api", "resolve"),
+    "schema": (".api", "schema"),
+    "Result": (".result", "Result"),
+    "list_presets": (".presets", "list_presets"),
+    "preset_path": (".presets", "preset_path"),
+    "preset_text": (".presets", "preset_text"),
+    "plots": (".plots", None),
+    "sweep": (".sweeps", "sweep"),
+}
 
 
 def __getattr__(name: str):
-    # Plotting (matplotlib) and sweeps (dask) load on first use: `ccsim run --json` and
-    # scripts that only run stay quick to start.
     import importlib
 
-    if name == "plots":
-        return importlib.import_module(f"{__name__}.plots")
-    if name == "sweep":
-        return importlib.import_module(f"{__name__}.sweeps").sweep
-    raise AttributeError(f"module 'ccsim' has no attribute {name!r}")
+    if name not in _LAZY:
+        raise AttributeError(f"module 'ccsim' has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    loaded = importlib.import_module(module, __name__)
+    value = loaded if attr is None else getattr(loaded, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "__version__",
