@@ -156,8 +156,8 @@ mod tests {
 }
 
 /// `repr(C)` with the fields every cell touches first, and aligned to a cache line: a port is
-/// ~850 bytes, mostly the switch scheme's state, and ~100 ports do not fit in L1, so every line
-/// a cell touches is likely a miss. The per-cell fields (up to the buffer's books) span five
+/// 640 bytes (its scheme, RED and IP control boxed), and ~100 ports do not fit in L1, so every
+/// line a cell touches is likely a miss. The per-cell fields (up to the buffer's books) span five
 /// lines; with rustc's ordering they spread over twice as many.
 #[repr(C, align(64))]
 pub struct Port {
