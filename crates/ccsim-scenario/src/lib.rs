@@ -245,10 +245,7 @@ impl Run {
                 self.world.end()
             )));
         }
-        self.world
-            .check_conservation()
-            .map_err(|e| SimulationError(format!("conservation check failed: {e}")))?;
-        Ok(self.world.report())
+        self.world.checked_report().map_err(|e| SimulationError(format!("conservation check failed: {e}")))
     }
 
     /// The result's text from a report `counted` gave (so conservation held).

@@ -142,8 +142,9 @@ pub enum Detail {
 /// `jitter_ms`: the end-to-end delay of the units it delivered in the measurement window, null
 /// below one unit (two for the jitter); docs/scenarios.md, "Delays".
 ///
-/// `r` is `world.report()` and `conservation_ok` whether `world.check_conservation()` held, both
-/// taken by the caller, which may then free the cells in flight (`Run::into_json`).
+/// `r` is the world's report and `conservation_ok` whether conservation held
+/// (`World::checked_report`), both taken by the caller, which may then free the cells in flight
+/// (`Run::into_json`).
 pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_name: &str, seed: u64, scenario_hash: &str, detail: Detail) -> String {
     let sources = array(
         r.vcs

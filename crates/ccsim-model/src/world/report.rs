@@ -1,7 +1,7 @@
 //! The end of a run: the report over the measurement window, cells still in flight, the
 //! conservation check, and the max-min fair rates the report sets beside measured rates.
 //!
-//! Read-only: nothing here changes the world.
+//! Read-only but for `free_cells_in_flight`, which ends a world once its result is counted.
 
 use super::vc::VcBooks;
 use super::World;
@@ -51,10 +51,17 @@ impl World {
         }
     }
 
-    /// Per VC: cells sent = delivered + dropped + in flight, in both directions.
-    pub fn check_conservation(&self) -> Result<(), String> {
+    /// The report, if conservation held; the cells in flight are counted once for both.
+    pub fn checked_report(&self) -> Result<Report, String> {
         let flight = self.in_flight();
-        for (vc, &(f, b)) in self.vcs.iter().zip(&flight) {
+        self.check_conservation(&flight)?;
+        Ok(self.report_with(&flight))
+    }
+
+    /// Per VC: cells sent = delivered + dropped + in flight (`flight`, from `in_flight`), in both
+    /// directions.
+    fn check_conservation(&self, flight: &[(u64, u64)]) -> Result<(), String> {
+        for (vc, &(f, b)) in self.vcs.iter().zip(flight) {
             let k = &vc.books;
             if k.fwd_sent != k.fwd_delivered + k.fwd_dropped + f {
                 return Err(format!(
@@ -156,6 +163,11 @@ impl World {
 
     /// Summary numbers over the measurement window.
     pub fn report(&self) -> Report {
+        self.report_with(&self.in_flight())
+    }
+
+    /// `report`, with the cells in flight already counted (`in_flight`).
+    fn report_with(&self, flight: &[(u64, u64)]) -> Report {
         let now = self.now;
         let w = &self.window;
         let (t0, span) = if w.opened {
@@ -165,7 +177,6 @@ impl World {
             (now, 0.0)
         };
         let maxmin = self.maxmin_rates();
-        let flight = self.in_flight();
         let vcs: Vec<VcReport> = self
             .vcs
             .iter()
