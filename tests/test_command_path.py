@@ -69,10 +69,11 @@ def test_version_and_a_bare_preset_name():
 
 
 def test_help_loads_neither_the_engine_nor_the_api():
-    """`ccsim --help` (the full CLI) needs none of what runs a scenario: `import ccsim` is light."""
+    """`ccsim --help` (the full CLI) needs none of what runs a scenario (`import ccsim` is light),
+    nor rich's console, which only printed tables need."""
     code = ("import sys; from ccsim.entry import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-            "sys.stderr.write('LOADED ' + ' '.join(m for m in ('ccsim._core', 'ccsim.api', 'ccsim.result') if m in sys.modules))")
+            "sys.stderr.write('LOADED ' + ' '.join(m for m in ('ccsim._core', 'ccsim.api', 'ccsim.result', 'rich.console', 'rich.table') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "Usage" in p.stdout, p.stdout + p.stderr
     assert p.stderr.strip() == "LOADED", p.stderr

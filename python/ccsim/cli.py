@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from ._progress import ProgressBar
 from .entry import fail, parse_sets, report_error
@@ -32,7 +29,37 @@ analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives witho
                            rich_markup_mode=None)
 app.add_typer(analyze_app, name="analyze")
 
-out = Console()
+
+
+class _Console:
+    """rich's console, loaded at the first print: `--help`, `validate`, `schema` and the `--json`
+    forms never print through it, and rich's console and tables take ~20 ms to import."""
+
+    _console: Any = None
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        if _Console._console is None:
+            from rich.console import Console
+
+            _Console._console = Console()
+        _Console._console.print(*objects, **options)
+
+
+out = _Console()
+
+
+def escape(text: str) -> str:
+    """rich's markup escape (loaded on first use, as the console)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def Table(*headers: Any, **options: Any) -> Any:  # noqa: N802 (stands for rich's class)
+    """A rich table (loaded on first use, as the console)."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*headers, **options)
 
 
 @presets_app.callback()
