@@ -160,8 +160,12 @@ pub struct TcpEnds {
     acks: Sar<Ack>,
     ack_rx: Reassembly,
     segs: Vec<Segment>,
+    /// The generation of the connection's live timer event (`World::schedule_tcp`).
     pub timer_gen: u32,
+    /// When the connection's timer is due (`timer_due` when last looked at).
     pub timer_at: Option<SimTime>,
+    /// When its live timer event runs: at or before `timer_at` (it re-arms if before).
+    pub timer_event: Option<SimTime>,
     pub stats: HostStats,
     /// Present when the connection runs over ABR rather than UBR.
     pub abr: Option<AbrAdapter>,
@@ -190,6 +194,7 @@ impl TcpEnds {
             segs: Vec::new(),
             timer_gen: 0,
             timer_at: None,
+            timer_event: None,
             stats: HostStats::default(),
             abr: None,
             sessions: None,
@@ -223,10 +228,16 @@ impl TcpEnds {
     /// The next time the connection needs its timer event: its sender's or receiver's timer, or
     /// its application's next write.
     pub fn timer_due(&self) -> Option<SimTime> {
-        [self.sender.timer_due(), self.receiver.timer_due(), self.sessions.as_ref().map(|s| s.next_wake())]
-            .into_iter()
-            .flatten()
-            .min()
+        // Asked after every item a connection handles: pairwise, not through an iterator.
+        let earliest = |a: Option<SimTime>, b: Option<SimTime>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let due = earliest(self.sender.timer_due(), self.receiver.timer_due());
+        match &self.sessions {
+            Some(s) => earliest(due, Some(s.next_wake())),
+            None => due,
+        }
     }
 
     /// The items of frame `frame`: `n` cells, or on IP links one packet of `bytes`.

@@ -204,3 +204,20 @@ fn a_saturated_links_utilisation_is_at_most_one_wherever_the_window_starts() {
         }
     }
 }
+
+/// A connection's retransmission timer restarts at every new ACK; its pending timer event stays
+/// where it is and re-arms itself when it runs early (`World::schedule_tcp`), so the event
+/// queue holds about one event per link pipe and per connection, not one superseded timer per
+/// ACK of the last timeout's span (thousands on seed 002's dumbbell).
+#[test]
+fn a_tcp_world_keeps_about_one_timer_event_per_connection() {
+    let mut r = ccsim_scenario::Run::from_text(&preset("ficcrd/droptail"), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    let w = r.world();
+    let bound = w.ports.len() + 2 * w.vcs.len() + 4;
+    let mut most = 0;
+    for s in 1..=20 {
+        r.run_until(ccsim_engine::SimTime::ZERO + ccsim_engine::SimDuration::from_secs(s));
+        most = most.max(r.world().pending_events());
+    }
+    assert!(most <= bound, "{most} events pending, more than {bound}");
+}

@@ -123,6 +123,10 @@ impl World {
     pub fn events(&self) -> u64 {
         self.events
     }
+    /// Events scheduled and not yet run, in every queue.
+    pub fn pending_events(&self) -> usize {
+        self.queue.len() + self.lps.iter().map(|q| q.len()).sum::<usize>()
+    }
     /// Cells that finished crossing a link (IP packets are counted by `packet_hops`).
     pub fn cell_hops(&self) -> u64 {
         self.cell_hops - self.packet_hops()

@@ -152,30 +152,47 @@ impl World {
         }
     }
 
-    /// Keeps exactly one live timer event per TCP connection.
+    /// Keeps one live timer event per TCP connection, at or before the time its timer is due
+    /// (`TcpEnds::timer_at`). A due time that moves later (the retransmission timer restarts at
+    /// every new ACK) keeps the pending event, which re-arms itself at the due time when it runs
+    /// (`on_tcp_timer`): one event per timeout instead of one per ACK, and a heap that holds a
+    /// few live events instead of thousands of superseded ones. Only a due time that moves
+    /// earlier schedules a new event, superseding the pending one by its generation.
     pub(in crate::world) fn schedule_tcp(&mut self, v: VcId) {
         let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
         let due = t.timer_due();
-        if due != t.timer_at {
-            t.timer_gen = t.timer_gen.wrapping_add(1);
-            t.timer_at = due;
-            let gen = t.timer_gen;
-            if let Some(at) = due {
-                self.schedule(at, Event::TcpTimer(v, gen));
-            }
+        t.timer_at = due;
+        let Some(at) = due else { return };
+        if t.timer_event.is_some_and(|e| e <= at) {
+            return;
         }
+        t.timer_gen = t.timer_gen.wrapping_add(1);
+        t.timer_event = Some(at);
+        let gen = t.timer_gen;
+        self.schedule(at, Event::TcpTimer(v, gen));
     }
 
+    /// A connection's timer event: superseded (another generation), early (the timer's due time
+    /// moved later since it was scheduled: it re-arms there), needless (the timer stopped), or
+    /// due: the sender's, receiver's and application's timers that are due run.
     pub(in crate::world) fn on_tcp_timer(&mut self, v: VcId, gen: u32) {
+        let now = self.now;
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
+        if t.timer_gen != gen {
+            return;
+        }
+        t.timer_event = None;
+        match t.timer_at {
+            None => return,
+            Some(at) if at > now => {
+                t.timer_event = Some(at);
+                return self.schedule(at, Event::TcpTimer(v, gen));
+            }
+            Some(_) => t.timer_at = None,
+        }
         let (mut fwd, mut bwd) = (std::mem::take(&mut self.scratch_fwd), std::mem::take(&mut self.scratch_bwd));
         if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
-            if t.timer_gen != gen {
-                self.scratch_fwd = fwd;
-                self.scratch_bwd = bwd;
-                return;
-            }
-            t.timer_at = None;
-            t.on_timer(self.now, v, &mut fwd, &mut bwd);
+            t.on_timer(now, v, &mut fwd, &mut bwd);
         }
         self.tcp_emit(v, &mut fwd, true);
         self.tcp_emit(v, &mut bwd, false);
