@@ -382,11 +382,13 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
             trace: None,
             train_ports: Vec::new(),
+            routes: Default::default(),
         };
         w.last_port_bits = vec![0.0; w.ports.len()];
         w.last_goodput_bytes = vec![0; w.vcs.len()];
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
+        w.routes = super::route::Routes::of(&w.vcs);
         w.fifo_where_one_vc();
         w.mark_lazy_ends();
         w.index_inputs();

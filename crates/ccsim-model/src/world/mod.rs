@@ -37,6 +37,7 @@ mod lazy;
 pub mod node;
 mod report;
 mod run;
+mod route;
 mod sample;
 mod tcp;
 mod trace;
@@ -59,6 +60,8 @@ pub struct World {
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
+    /// The VCs' routes and per-cell flags, packed for the per-cell path (`route.rs`).
+    routes: route::Routes,
     /// Per port, the kind of the node at its far end: what arriving cells meet (`node/`), or
     /// `LossyLink` first.
     arrive_kind: Vec<NodeKind>,

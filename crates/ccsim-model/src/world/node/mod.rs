@@ -107,7 +107,7 @@ impl World {
     #[inline(always)]
     pub(in crate::world) fn pass_forward(&mut self, node: usize, mut cell: Cell) {
         cell.hop = node as u16;
-        let out = self.vcs[cell.vc.index()].fwd_ports[node];
+        let out = self.routes.fwd(self.routes.of_vc(cell.vc.index()), node);
         self.enqueue(out, cell);
     }
 
@@ -115,7 +115,7 @@ impl World {
     #[inline(always)]
     pub(in crate::world) fn pass_backward(&mut self, node: usize, mut cell: Cell) {
         cell.hop = (node - 1) as u16;
-        let out = self.vcs[cell.vc.index()].rev_ports[node - 1];
+        let out = self.routes.rev(self.routes.of_vc(cell.vc.index()), node - 1);
         self.enqueue(out, cell);
     }
 }

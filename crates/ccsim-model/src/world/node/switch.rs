@@ -23,12 +23,12 @@ impl World {
         let v = cell.vc.index();
         if cell.is_forward() {
             let node = cell.hop as usize + 1;
-            let vc = &self.vcs[v];
+            let route = self.routes.of_vc(v);
             cell.hop = node as u16;
-            let out = vc.fwd_ports[node];
-            let abr = vc.abr;
+            let out = self.routes.fwd(route, node);
+            let abr = route.abr;
             // The VC enters the network here: its policer (GFR's F-GCRA) sees its data cells.
-            if node == 1 && vc.policer.is_some() && !self.police(&mut cell, out) {
+            if node == 1 && route.policed && !self.police(&mut cell, out) {
                 return;
             }
             let port = &mut self.ports[out.index()];
@@ -50,7 +50,7 @@ impl World {
         } else {
             let node = cell.hop as usize;
             if cell.kind == CellKind::Brm {
-                let fwd = self.vcs[v].fwd_ports[node];
+                let fwd = self.routes.fwd(self.routes.of_vc(v), node);
                 let port = &mut self.ports[fwd.index()];
                 let view = port.view(self.now);
                 if let Some(scheme) = port.scheme.as_mut() {
