@@ -236,6 +236,35 @@ def scale_rows() -> list[dict]:
     return rows
 
 
+# Scale, engine only and past the start: GFC1 with N sources in group A whose initial rate is the
+# 150 Mb/s trunk shared N ways (with the preset's 25 Mb/s, thousands of sources flood the first
+# switch for hundreds of ms and the run measures drops), run to ENGINE_SCALE_WARM, then timed over
+# five consecutive chunks of ENGINE_SCALE_CHUNK: ns per hop comparable with the engine rows above.
+ENGINE_SCALE = [100, 1_000, 10_000]
+ENGINE_SCALE_WARM = 0.2
+ENGINE_SCALE_CHUNK = 0.02
+
+
+def engine_scale_rows() -> list[dict]:
+    """Engine-only ns per hop of GFC1 with N sources, median and best of five chunks."""
+    text = preset_text("abr-benchmarks/gfc1")
+    rows = []
+    for n in ENGINE_SCALE:
+        overrides = [("source[0].count", str(n)), ("defaults.abr.icr", json.dumps(f"{150 / n:g}Mbps")),
+                     ("run.duration", json.dumps(f"{ENGINE_SCALE_WARM + 5 * ENGINE_SCALE_CHUNK:g}s")),
+                     ("run.measure_from", "null"),
+                     *[(f"measure.{m}", "false") for m in ("acr", "queue", "received", "utilization")]]
+        sim = _core.Simulation(text, "toml", overrides, "erica", None)
+        sim.run_until(ENGINE_SCALE_WARM)
+        per_hop = []
+        for k in range(1, 6):
+            hops, t0 = sim.hops, time.perf_counter()
+            sim.run_until(ENGINE_SCALE_WARM + k * ENGINE_SCALE_CHUNK)
+            per_hop.append((time.perf_counter() - t0) * 1e9 / (sim.hops - hops))
+        rows.append({"n": n, "ns_per_hop": statistics.median(per_hop), "best_ns_per_hop": min(per_hop)})
+    return rows
+
+
 # TCP at scale: seed 002's drop-tail dumbbell with N Reno flows (S0 and `connection[1].count` = N - 1)
 # through the same routers, its links made faster so that the flows have something to share (access
 # 100 Mb/s, bottleneck R11->R12 1 Gb/s, the other router links 10 Gb/s), 20 s simulated, `--json`.
@@ -331,6 +360,10 @@ def main() -> int:
         run = r.get("run")
         print(f"GFC1 with {r['n']:,} sources: validate {r['validate']['wall_s']:.2f} s, {r['validate']['peak_mib']:.0f} MiB"
               + (f"; 10 ms run {run['wall_s']:.2f} s, {run['peak_mib']:.0f} MiB" if run else ""), flush=True)
+    engine_scale = engine_scale_rows()
+    for r in engine_scale:
+        print(f"GFC1 with {r['n']:,} sources, engine only past the start: {r['ns_per_hop']:.0f} ns per hop "
+              f"(best {r['best_ns_per_hop']:.0f})", flush=True)
     tcp_scale = tcp_scale_rows()
     for r in tcp_scale:
         run = r["run"]
@@ -372,6 +405,14 @@ def main() -> int:
         tail = (f"{run['wall_s']:.2f} s | {run['peak_mib']:.0f} MiB | {run['peak_mib'] * 1024 / r['n']:.0f} KiB "
                 f"| {run['ns_per_hop']:.0f}" if run else "not run | | | ")
         lines.append(f"| {r['n']:,} | {v['wall_s']:.2f} s | {v['peak_mib']:.0f} MiB | {tail} |")
+    lines.append("")
+    gfc1 = next(m for label, _, m in rows if label.startswith("GFC1 / ERICA "))
+    lines += [f"Scale, engine only (GFC1 / ERICA with N sources in group A, each starting at 150/N Mb/s; from "
+              f"{ENGINE_SCALE_WARM * 1e3:g} ms, five chunks of {ENGINE_SCALE_CHUNK * 1e3:g} ms; no series):", "",
+              "| N | ns per hop (median) | best | over GFC1's (target ≤ 1.5×) |", "|---|---|---|---|"]
+    for r in engine_scale:
+        lines.append(f"| {r['n']:,} | {r['ns_per_hop']:.0f} | {r['best_ns_per_hop']:.0f} "
+                     f"| {r['ns_per_hop'] / gfc1['ns_per_cell_hop']:.1f}× |")
     lines.append("")
     lines += ["TCP at scale (seed 002's drop-tail dumbbell with N Reno flows, access links 100 Mb/s, bottleneck 1 Gb/s, "
               "20 s simulated, `--json`; ns per packet-hop of the whole process):", "",

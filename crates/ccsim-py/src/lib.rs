@@ -189,6 +189,12 @@ impl Simulation {
     fn events(&self) -> u64 {
         self.run.world().events()
     }
+    /// Hops so far: cells that crossed an ATM link and packets that crossed an IP link.
+    #[getter]
+    fn hops(&self) -> u64 {
+        let w = self.run.world();
+        w.cell_hops() + w.packet_hops()
+    }
     #[getter]
     fn scenario_hash(&self) -> String {
         self.run.scenario_hash()
