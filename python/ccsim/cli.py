@@ -208,9 +208,10 @@ def run(
     if out_dir is not None:
         check_out_dir(out_dir)  # before the run: a bad --out fails at once
         if not no_plots:
-            from .plots import check_formats
+            from ._figures import check_formats, preload_plots
 
             check_formats(plot_format)
+            preload_plots()
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     # With --out, series that would take much memory go to Parquet parts beside it as the run goes.
     parts = None if out_dir is None else out_dir.absolute().parent / f".{out_dir.name}.series-{os.getpid()}"

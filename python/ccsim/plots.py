@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
+from ._figures import FORMATS, check_formats  # noqa: E402
 from .result import counts_packets  # noqa: E402
 
 if TYPE_CHECKING:
@@ -77,7 +78,12 @@ def _lines(ax, df: pl.DataFrame, key: str, value: str, names: list[str]) -> dict
     grouped = len(names) > _MAX_LINES_WITH_LEGEND
     styles: dict[str, dict] = {}
     drawn: dict[str, dict] = {}
-    parts = {k[0]: part for k, part in df.partition_by(key, as_dict=True).items()} if key in df.columns else {}
+    if key in df.columns:
+        # Only the rows of the names drawn (the queue panel draws 6 of GFC1's 54 ports).
+        wanted = df.filter(pl.col(key).is_in(names)) if len(names) < df[key].n_unique() else df
+        parts = {k[0]: part for k, part in wanted.partition_by(key, as_dict=True).items()}
+    else:
+        parts = {}
     for name in names:
         part = parts.get(name)
         if part is None or part.is_empty():
@@ -283,6 +289,15 @@ def plot_overview(result: "Result", path: str | Path | None = None):
     return fig
 
 
+#: zlib level of the PNGs `write_plots` writes: 1 encodes a plot several times faster than PIL's
+#: default (6), for files ~10 % larger (docs/benchmarks.md, "Writing results").
+PNG_COMPRESSION = 1
+
+
+def _save_options(fmt: str) -> dict:
+    return {"pil_kwargs": {"compress_level": PNG_COMPRESSION}} if fmt == "png" else {}
+
+
 def _side_by_side(left: Path, right: Path, path: Path) -> None:
     """The overview from two panels already drawn: their images pasted side by side (drawing them
     again would double the plotting time)."""
@@ -292,20 +307,7 @@ def _side_by_side(left: Path, right: Path, path: Path) -> None:
         both = Image.new("RGBA", (a.width + b.width, max(a.height, b.height)), "white")
         both.paste(a, (0, 0))
         both.paste(b, (a.width, 0))
-        both.save(path)
-
-
-#: The figure formats `write_plots` can write.
-FORMATS = ("png", "pdf", "svg")
-
-
-def check_formats(formats) -> None:
-    """``ScenarioError`` naming an unknown figure format."""
-    from .errors import ScenarioError
-
-    bad = [f for f in formats if f not in FORMATS]
-    if bad or not formats:
-        raise ScenarioError(f"plot format: {', '.join(map(repr, bad)) or 'none given'} (use {', '.join(FORMATS)})")
+        both.save(path, compress_level=PNG_COMPRESSION)
 
 
 def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
@@ -326,7 +328,7 @@ def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
         fig = fn(result)
         for fmt in formats:
             path = out / f"{name}.{fmt}"
-            fig.savefig(path, dpi=120)
+            fig.savefig(path, dpi=120, **_save_options(fmt))
             written.append(path)
         plt.close(fig)
     # The overview, as `plot_overview` lays it out: ACR (or goodput) beside the queues; in PNG

@@ -376,7 +376,7 @@ class Result:
         import shutil
 
         if plots:
-            from .plots import check_formats
+            from ._figures import check_formats
 
             check_formats(formats)
         out = check_out_dir(out_dir)
