@@ -30,7 +30,6 @@ analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives witho
 app.add_typer(analyze_app, name="analyze")
 
 
-
 class _Console:
     """rich's console, loaded at the first print: `--help`, `validate`, `schema` and the `--json`
     forms never print through it, and rich's console and tables take ~20 ms to import."""
