@@ -1,5 +1,8 @@
 """Plots render headless (Agg) from synthetic results: ACR, queue, received, overview."""
 
+import subprocess
+import sys
+
 import matplotlib
 import matplotlib.pyplot as plt
 import polars as pl
@@ -109,8 +112,6 @@ def test_long_series_are_drawn_from_their_envelope():
 
 
 def test_write_in_vector_formats_or_without_plots(tmp_path, cli, env):
-    import subprocess
-
     import pytest
 
     import ccsim
@@ -178,3 +179,14 @@ def test_loss_over_time_is_each_flows_cumulative_drops(tmp_path):
     assert quiet.dropped["cells"].max() == 0
     (tmp_path / "quiet").mkdir()
     assert "lost.png" not in {p.name for p in plots.write_plots(quiet, tmp_path / "quiet")}
+
+
+def test_the_plotting_module_can_be_imported_ahead_on_a_thread():
+    """`ccsim run … --out` imports the plotting module while the engine runs: in a fresh
+    interpreter the module is loaded once the thread is done, and the formats check needs none
+    of matplotlib."""
+    code = ("import sys; from ccsim._figures import check_formats, preload_plots\n"
+            "check_formats(['png', 'svg']); assert 'matplotlib' not in sys.modules\n"
+            "preload_plots().join(); print('ccsim.plots' in sys.modules, 'matplotlib.pyplot' in sys.modules)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.stdout.split() == ["True", "True"], p.stdout + p.stderr

@@ -25,8 +25,9 @@ def check_formats(formats) -> None:
 
 
 def preload_plots() -> threading.Thread:
-    """Starts importing `ccsim.plots` on a daemon thread (a run that fails first exits without
-    waiting for it). An import error is left for the import that uses the module to report."""
+    """Starts importing `ccsim.plots` on a thread, and returns it (the caller joins it before it
+    exits, whatever happened). An import error is left for the import that uses the module to
+    report."""
 
     def load() -> None:
         try:

@@ -204,13 +204,14 @@ def run(
     elif trace_flow or trace_from is not None or trace_to is not None:
         raise ScenarioError("--trace-flow, --trace-from and --trace-to choose what --trace PATH records; add --trace PATH")
 
+    preload = None
     if out_dir is not None:
         check_out_dir(out_dir)  # before the run: a bad --out fails at once
         if not no_plots:
             from ._figures import check_formats, preload_plots
 
             check_formats(plot_format)
-            preload_plots()
+            preload = preload_plots()
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
     # With --out, series that would take much memory go to Parquet parts beside it as the run goes.
     parts = None if out_dir is None else out_dir.absolute().parent / f".{out_dir.name}.series-{os.getpid()}"
@@ -226,6 +227,10 @@ def run(
     finally:
         if parts is not None:
             shutil.rmtree(parts, ignore_errors=True)
+        if preload is not None:
+            # A run that failed does not exit under an import still writing (matplotlib's first
+            # import builds its font cache and says so on stderr).
+            preload.join()
     if trace_path is not None:
         result.write_trace(trace_path)
     if as_json:
