@@ -160,12 +160,10 @@ pub struct TcpEnds {
     acks: Sar<Ack>,
     ack_rx: Reassembly,
     segs: Vec<Segment>,
-    /// The generation of the connection's live timer event (`World::schedule_tcp`).
-    pub timer_gen: u32,
-    /// When the connection's timer is due (`timer_due` when last looked at).
-    pub timer_at: Option<SimTime>,
-    /// When its live timer event runs: at or before `timer_at` (it re-arms if before).
-    pub timer_event: Option<SimTime>,
+    /// The timer event of the source host's end (`source_due`) and of the destination host's
+    /// (`destination_due`): each end's events belong to its own host (the windowed mode).
+    pub source_timer: TimerSlot,
+    pub destination_timer: TimerSlot,
     pub stats: HostStats,
     /// Present when the connection runs over ABR rather than UBR.
     pub abr: Option<AbrAdapter>,
@@ -192,9 +190,8 @@ impl TcpEnds {
             acks: Sar::new(),
             ack_rx: Reassembly::default(),
             segs: Vec::new(),
-            timer_gen: 0,
-            timer_at: None,
-            timer_event: None,
+            source_timer: TimerSlot::default(),
+            destination_timer: TimerSlot::default(),
             stats: HostStats::default(),
             abr: None,
             sessions: None,
@@ -225,19 +222,20 @@ impl TcpEnds {
         }
     }
 
-    /// The next time the connection needs its timer event: its sender's or receiver's timer, or
-    /// its application's next write.
-    pub fn timer_due(&self) -> Option<SimTime> {
-        // Asked after every item a connection handles: pairwise, not through an iterator.
-        let earliest = |a: Option<SimTime>, b: Option<SimTime>| match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let due = earliest(self.sender.timer_due(), self.receiver.timer_due());
-        match &self.sessions {
-            Some(s) => earliest(due, Some(s.next_wake())),
-            None => due,
+    /// When the source host's end needs its timer event: the sender's retransmission timer (or
+    /// its delayed send), or the application's next write.
+    pub fn source_due(&self) -> Option<SimTime> {
+        let due = self.sender.timer_due();
+        match (&self.sessions, due) {
+            (Some(s), Some(d)) => Some(d.min(s.next_wake())),
+            (Some(s), None) => Some(s.next_wake()),
+            (None, due) => due,
         }
+    }
+
+    /// When the destination host's end needs its timer event: the receiver's delayed ACK.
+    pub fn destination_due(&self) -> Option<SimTime> {
+        self.receiver.timer_due()
     }
 
     /// The items of frame `frame`: `n` cells, or on IP links one packet of `bytes`.
@@ -342,16 +340,79 @@ impl TcpEnds {
         }
     }
 
-    /// The sender's retransmission timer or the receiver's delayed-ACK timer.
-    pub fn on_timer(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>, bwd: &mut Vec<Cell>) {
+    /// The source host's timer: the sender's retransmission timer, the application's write.
+    pub fn on_source_timer(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>) {
         self.sender.on_timer(now, &mut self.segs);
         if let Some(s) = self.sessions.as_mut().filter(|s| s.next_wake() <= now) {
             let bytes = s.on_wake(now);
             self.sender.write(now, bytes, &mut self.segs);
         }
         self.send_segments(now, vc, fwd);
+    }
+
+    /// The destination host's timer: the receiver's delayed ACK.
+    pub fn on_destination_timer(&mut self, now: SimTime, vc: VcId, bwd: &mut Vec<Cell>) {
         if let Some(ack) = self.receiver.on_timer(now) {
             self.send_ack(vc, ack, bwd);
+        }
+    }
+}
+
+/// One end's timer event (`World::schedule_tcp`): at most one live event, at or before the time
+/// the timer is due. A due time that moves later (the retransmission timer restarts at every new
+/// ACK) keeps the pending event, which re-arms itself at the due time when it runs: one event per
+/// timeout instead of one per ACK, and a heap with a few live events instead of thousands of
+/// superseded ones. Only a due time that moves earlier takes a new event, superseding the
+/// pending one by its generation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimerSlot {
+    gen: u32,
+    /// When the timer is due (as last told).
+    due: Option<SimTime>,
+    /// When the live event runs (at or before `due`).
+    event: Option<SimTime>,
+}
+
+/// What a timer event finds (`TimerSlot::fire`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fire {
+    /// Superseded, or the timer stopped: nothing to do.
+    Nothing,
+    /// Early: the due time moved later; the event runs again then (same generation).
+    Rearm(SimTime, u32),
+    /// The timer is due now.
+    Due,
+}
+
+impl TimerSlot {
+    /// The timer is now due at `due`: the event to schedule (time, generation), if one is needed.
+    pub fn arm(&mut self, due: Option<SimTime>) -> Option<(SimTime, u32)> {
+        self.due = due;
+        let at = due?;
+        if self.event.is_some_and(|e| e <= at) {
+            return None;
+        }
+        self.gen = self.gen.wrapping_add(1);
+        self.event = Some(at);
+        Some((at, self.gen))
+    }
+
+    /// The event of generation `gen` runs at `now`.
+    pub fn fire(&mut self, gen: u32, now: SimTime) -> Fire {
+        if gen != self.gen {
+            return Fire::Nothing;
+        }
+        self.event = None;
+        match self.due {
+            None => Fire::Nothing,
+            Some(at) if at > now => {
+                self.event = Some(at);
+                Fire::Rearm(at, gen)
+            }
+            Some(_) => {
+                self.due = None;
+                Fire::Due
+            }
         }
     }
 }
@@ -360,6 +421,26 @@ impl TcpEnds {
 mod tests {
     use super::*;
     use crate::tcp::{variant, DelayedAck, TcpConfig};
+
+    /// A timer restarted later keeps its event, which re-arms when it runs early; moved earlier,
+    /// it takes a new event and the old one does nothing; stopped, the pending event does nothing.
+    #[test]
+    fn a_timer_slot_keeps_one_live_event() {
+        let t = |ps| SimTime::from_ps(ps);
+        let mut slot = TimerSlot::default();
+        let (at, first) = slot.arm(Some(t(100))).expect("a first event");
+        assert_eq!(at, t(100));
+        assert_eq!(slot.arm(Some(t(150))), None, "later: the pending event stays");
+        assert_eq!(slot.fire(first, t(100)), Fire::Rearm(t(150), first));
+        assert_eq!(slot.fire(first, t(150)), Fire::Due);
+        let (_, old) = slot.arm(Some(t(300))).unwrap();
+        let (at, new) = slot.arm(Some(t(200))).expect("earlier: a new event");
+        assert_eq!((at, new == old), (t(200), false));
+        assert_eq!(slot.fire(old, t(300)), Fire::Nothing, "superseded");
+        assert_eq!(slot.arm(None), None);
+        assert_eq!(slot.fire(new, t(200)), Fire::Nothing, "stopped");
+        assert_eq!(slot.arm(Some(t(400))).map(|(at, _)| at), Some(t(400)), "no event pending: a new one");
+    }
 
     fn ends() -> TcpEnds {
         let cfg = TcpConfig::new(1024, 600_000);

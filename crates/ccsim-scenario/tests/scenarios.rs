@@ -297,17 +297,23 @@ fn windowed_and_single_queue_runs_agree_with_link_losses() {
     assert_windowed_matches_single_queue("parking-lot-3 + loss", &text, None, "150ms");
 }
 
-/// The engine picks windows for WAN worlds without TCP, the single queue otherwise, and says
-/// why a world cannot run in windows.
+/// The engine picks windows for WAN cell worlds (with TCP too), the single queue for LANs and IP
+/// worlds, and says why a world cannot run in windows.
 #[test]
 fn the_engine_mode_is_chosen_from_the_world() {
     let build = |name: &str| ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
     assert!(build("abr-benchmarks/gfc1").world().is_windowed());
     assert!(!build("abr-benchmarks/two-sources").world().is_windowed(), "5 us links: windows too short to pay");
-    let mut tcp = build("gfr/n-source-15-sd");
-    assert!(!tcp.world().is_windowed());
-    let err = tcp.world_mut().set_windowed(true).unwrap_err();
-    assert!(err.contains("TCP"), "{err}");
+    assert!(build("gfr/n-source-15-sd").world().is_windowed(), "TCP over UBR, 5 ms links");
+    let mut ip = build("ficcrd/droptail");
+    assert!(!ip.world().is_windowed(), "packets: about one per link per window");
+    assert!(ip.world_mut().set_windowed(true).is_ok(), "IP worlds can run in windows when asked");
+    let mut edges = build("ficcrd/ficcrd");
+    let err = edges.world_mut().set_windowed(true).unwrap_err();
+    assert!(err.contains("FICCRD edge"), "{err}");
+    let mut tcp_over_abr = build("ut-ct/two-node-case1-ut");
+    let err = tcp_over_abr.world_mut().set_windowed(true).unwrap_err();
+    assert!(err.contains("TCP over ABR"), "{err}");
     let mut started = build("abr-benchmarks/gfc1");
     started.run_until(ccsim_engine::SimTime::from_ps(1_000_000_000));
     assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
@@ -329,4 +335,18 @@ fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
     };
     assert_windowed_matches_single_queue("140 sources into one switch", &line("1ms", 140, "1ms"), None, "30ms");
     assert_windowed_matches_single_queue("20 ms links, no samples", &line("20ms", 3, "0s"), None, "300ms");
+}
+
+/// TCP worlds in windows: each end of a connection runs its own timer at its own host, the
+/// frames in flight are appended by one end and taken by the other in its own time, so windows
+/// and the single queue give the same result (seed 001's TCP over UBR and over GFR, seed 002's
+/// drop-tail dumbbell, and one with delayed ACKs, whose timer runs at the destination host).
+#[test]
+fn windowed_and_single_queue_runs_agree_with_tcp() {
+    for name in ["gfr/n-source-15-sd", "gfr/unequal-b2", "ficcrd/droptail"] {
+        assert_windowed_matches_single_queue(name, &preset(name), None, "3s");
+    }
+    let delayed = preset("gfr/n-source-15-sd").replacen("tcp = { variant", "tcp = { delayed_ack = \"200ms\", variant", 1);
+    assert!(delayed.contains("delayed_ack"));
+    assert_windowed_matches_single_queue("n-source-15-sd + delayed ACKs", &delayed, None, "3s");
 }

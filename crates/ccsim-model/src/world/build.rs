@@ -5,7 +5,6 @@
 
 use super::node::{Node, NodeKind};
 use super::vc::{Ends, Vc, VcBooks};
-use super::windows::MIN_WINDOW;
 use super::{Event, World};
 use crate::abr::{AbrDestination, AbrParams, AbrSource, Misbehaviour};
 use crate::ids::{NodeId, PortId, VcId};
@@ -366,6 +365,7 @@ impl WorldBuilder {
             arrive_lp: Vec::new(),
             port_lp: Vec::new(),
             vc_lp: Vec::new(),
+            vc_dest_lp: Vec::new(),
             now: SimTime::ZERO,
             measure,
             rec: Recordings::default(),
@@ -388,6 +388,7 @@ impl WorldBuilder {
         w.last_goodput_bytes = vec![0; w.vcs.len()];
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
+        w.vc_dest_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[vc.fwd_ports.len() - 1].index()].to.0).collect();
         w.routes = super::route::Routes::of(&w.vcs);
         w.fifo_where_one_vc();
         w.mark_lazy_ends();
@@ -421,7 +422,7 @@ impl WorldBuilder {
         for (t, ev) in initial {
             w.schedule(t, ev);
         }
-        if w.can_run_in_windows().is_ok() && w.lookahead_bound() >= MIN_WINDOW {
+        if w.windows_pay() {
             w.set_windowed(true).expect("checked");
         }
         w

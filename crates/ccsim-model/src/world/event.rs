@@ -24,8 +24,11 @@ pub enum Event {
     SchemeTimer(PortId),
     /// A TCP connection opens.
     TcpStart(VcId),
-    /// A TCP connection's timer (retransmission or delayed ACK); generation as for sources.
+    /// A TCP connection's timer at its source host (retransmission, the application's next
+    /// write); generation as for sources.
     TcpTimer(VcId, u32),
+    /// A TCP connection's timer at its destination host (the delayed ACK).
+    TcpAckTimer(VcId, u32),
     /// A FICCRD source edge's ACK bucket releases the ACKs it has paid for (FIABC).
     EdgeRelease(VcId),
     /// An HG-RCP gateway's controller tick (the gateway's index).
@@ -57,11 +60,12 @@ impl IntrinsicOrder for Event {
             Event::SourceWake(v, g) => (4, v.0, g),
             Event::SourceStart(v) => (5, v.0, 0),
             Event::TcpTimer(v, g) => (6, v.0, g),
-            Event::TcpStart(v) => (7, v.0, 0),
-            Event::EdgeRelease(v) => (8, v.0, 0),
-            Event::GatewayTimer(g) => (9, g, 0),
-            Event::WindowOpen => (10, 0, 0),
-            Event::Sample => (11, 0, 0),
+            Event::TcpAckTimer(v, g) => (7, v.0, g),
+            Event::TcpStart(v) => (8, v.0, 0),
+            Event::EdgeRelease(v) => (9, v.0, 0),
+            Event::GatewayTimer(g) => (10, g, 0),
+            Event::WindowOpen => (11, 0, 0),
+            Event::Sample => (12, 0, 0),
         };
         let comp = comp as u64 & 0xff_ffff;
         rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
@@ -93,6 +97,7 @@ impl Event {
             Event::GatewayTimer(g) => (10, g),
             Event::Credit(p) => (11, p.0),
             Event::EdgeRelease(v) => (12, v.0),
+            Event::TcpAckTimer(v, _) => (13, v.0),
         }
     }
 
@@ -105,6 +110,7 @@ impl Event {
             Event::SchemeTimer(p) => format!("switch timer at port {}", world.ports[p.index()].name),
             Event::TcpStart(v) => format!("start of TCP connection {}", world.vcs[v.index()].name),
             Event::TcpTimer(v, _) => format!("TCP timer of {}", world.vcs[v.index()].name),
+            Event::TcpAckTimer(v, _) => format!("delayed-ACK timer of {}", world.vcs[v.index()].name),
             Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
             Event::GatewayTimer(g) => format!("controller of gateway {}", world.gateways[g as usize].name),
             Event::Credit(p) => format!("credit control at port {}", world.ports[p.index()].name),

@@ -88,6 +88,8 @@ pub struct World {
     arrive_lp: Vec<u32>,
     port_lp: Vec<u32>,
     vc_lp: Vec<u32>,
+    /// Each VC's destination host (the node of a TCP receiver's timer).
+    vc_dest_lp: Vec<u32>,
     now: SimTime,
     pub measure: MeasureSpec,
     pub rec: Recordings,

@@ -52,6 +52,7 @@ impl World {
             Event::PortDeparture(p) => self.on_port_departure(p),
             Event::TcpStart(v) => self.start_tcp(v),
             Event::TcpTimer(v, gen) => self.on_tcp_timer(v, gen),
+            Event::TcpAckTimer(v, gen) => self.on_tcp_ack_timer(v, gen),
             Event::SourceWake(v, gen) => self.on_source_wake(v, gen),
             Event::SchemeTimer(p) => self.on_scheme_timer(p),
             Event::Sample => self.on_sample(),
@@ -77,6 +78,7 @@ impl World {
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
                 self.vc_lp[v.index()]
             }
+            Event::TcpAckTimer(v, _) => self.vc_dest_lp[v.index()],
             // Gateways and edges exist in TCP worlds only, which run from one queue.
             Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) | Event::EdgeRelease(_) => return self.queue.push(t, ev),
         };

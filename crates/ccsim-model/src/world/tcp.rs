@@ -1,13 +1,16 @@
-//! TCP connections in the world: their start, their one timer event (retransmission and
-//! delayed ACK share it), and the cells their hosts produce. The segments, ACKs and AAL5
+//! TCP connections in the world: their start, the timer events of their two ends (the sender's
+//! retransmission timer and the application's writes at the source host, the delayed ACK at the
+//! destination host: each end's own, so that each belongs to its host's queue in windowed mode),
+//! and the cells their hosts produce. The segments, ACKs and AAL5
 //! framing themselves are `tcp/` and `tcp_host.rs`; arrivals at the hosts are `node/host.rs`'s.
 //!
-//! Owns each connection's timer generation; sends only through the VC's own hosts.
+//! Owns each end's timer event; sends only through the VC's own hosts.
 
 use super::vc::Ends;
 use super::{Event, World};
 use crate::cell::{Cell, Stamp};
 use crate::ids::VcId;
+use crate::tcp_host::Fire;
 
 impl World {
     /// A TCP connection opens: its first segments leave, its timer is armed.
@@ -18,7 +21,7 @@ impl World {
         }
         self.tcp_emit(v, &mut fwd, true);
         self.scratch_fwd = fwd;
-        self.schedule_tcp(v);
+        self.schedule_tcp_source(v);
     }
 
     /// Sends the cells a TCP host produced (forward from the source host, or backward from the
@@ -152,52 +155,55 @@ impl World {
         }
     }
 
-    /// Keeps one live timer event per TCP connection, at or before the time its timer is due
-    /// (`TcpEnds::timer_at`). A due time that moves later (the retransmission timer restarts at
-    /// every new ACK) keeps the pending event, which re-arms itself at the due time when it runs
-    /// (`on_tcp_timer`): one event per timeout instead of one per ACK, and a heap that holds a
-    /// few live events instead of thousands of superseded ones. Only a due time that moves
-    /// earlier schedules a new event, superseding the pending one by its generation.
-    pub(in crate::world) fn schedule_tcp(&mut self, v: VcId) {
+    /// Brings the timer event of the source host's end of connection `v` in line with its due
+    /// time (`TimerSlot`): after anything that end handled.
+    pub(in crate::world) fn schedule_tcp_source(&mut self, v: VcId) {
         let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
-        let due = t.timer_due();
-        t.timer_at = due;
-        let Some(at) = due else { return };
-        if t.timer_event.is_some_and(|e| e <= at) {
-            return;
+        let due = t.source_due();
+        if let Some((at, gen)) = t.source_timer.arm(due) {
+            self.schedule(at, Event::TcpTimer(v, gen));
         }
-        t.timer_gen = t.timer_gen.wrapping_add(1);
-        t.timer_event = Some(at);
-        let gen = t.timer_gen;
-        self.schedule(at, Event::TcpTimer(v, gen));
     }
 
-    /// A connection's timer event: superseded (another generation), early (the timer's due time
-    /// moved later since it was scheduled: it re-arms there), needless (the timer stopped), or
-    /// due: the sender's, receiver's and application's timers that are due run.
+    /// The same for the destination host's end (the delayed ACK).
+    pub(in crate::world) fn schedule_tcp_destination(&mut self, v: VcId) {
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
+        let due = t.destination_due();
+        if let Some((at, gen)) = t.destination_timer.arm(due) {
+            self.schedule(at, Event::TcpAckTimer(v, gen));
+        }
+    }
+
+    /// The source host's timer event: superseded, early (re-armed), or due: the sender's
+    /// retransmission timer and the application's write run.
     pub(in crate::world) fn on_tcp_timer(&mut self, v: VcId, gen: u32) {
         let now = self.now;
         let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
-        if t.timer_gen != gen {
-            return;
+        match t.source_timer.fire(gen, now) {
+            Fire::Nothing => return,
+            Fire::Rearm(at, gen) => return self.schedule(at, Event::TcpTimer(v, gen)),
+            Fire::Due => {}
         }
-        t.timer_event = None;
-        match t.timer_at {
-            None => return,
-            Some(at) if at > now => {
-                t.timer_event = Some(at);
-                return self.schedule(at, Event::TcpTimer(v, gen));
-            }
-            Some(_) => t.timer_at = None,
-        }
-        let (mut fwd, mut bwd) = (std::mem::take(&mut self.scratch_fwd), std::mem::take(&mut self.scratch_bwd));
-        if let Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
-            t.on_timer(now, v, &mut fwd, &mut bwd);
-        }
+        let mut fwd = std::mem::take(&mut self.scratch_fwd);
+        t.on_source_timer(now, v, &mut fwd);
         self.tcp_emit(v, &mut fwd, true);
-        self.tcp_emit(v, &mut bwd, false);
         self.scratch_fwd = fwd;
+        self.schedule_tcp_source(v);
+    }
+
+    /// The destination host's timer event: the receiver's delayed ACK.
+    pub(in crate::world) fn on_tcp_ack_timer(&mut self, v: VcId, gen: u32) {
+        let now = self.now;
+        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
+        match t.destination_timer.fire(gen, now) {
+            Fire::Nothing => return,
+            Fire::Rearm(at, gen) => return self.schedule(at, Event::TcpAckTimer(v, gen)),
+            Fire::Due => {}
+        }
+        let mut bwd = std::mem::take(&mut self.scratch_bwd);
+        t.on_destination_timer(now, v, &mut bwd);
+        self.tcp_emit(v, &mut bwd, false);
         self.scratch_bwd = bwd;
-        self.schedule_tcp(v);
+        self.schedule_tcp_destination(v);
     }
 }

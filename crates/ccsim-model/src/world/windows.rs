@@ -33,6 +33,17 @@ const MAX_WINDOW_SPAN: SimDuration = SimDuration::from_ps((1 << 33) - 2);
 pub const MIN_WINDOW: SimDuration = SimDuration::from_micros(100);
 
 impl World {
+    /// Whether `build` runs this world in windows: it can, its shortest link delay is at least
+    /// `MIN_WINDOW`, and its links carry cells. IP links carry packets of up to kilobytes, tens
+    /// of times fewer items per window than a cell link of the same rate: on seed 002's dumbbell
+    /// (10 Mb/s, 2 ms links: about one packet per link per window) windows cost 1,463
+    /// instructions per packet-hop against 823 from one queue (docs/benchmarks.md).
+    pub(in crate::world) fn windows_pay(&self) -> bool {
+        self.can_run_in_windows().is_ok() && self.lookahead_bound() >= MIN_WINDOW && !self.ports.iter().any(|p| p.packets)
+    }
+}
+
+impl World {
     /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
     /// each node can run all its own events before `T + L` (L the shortest link delay) without
@@ -192,11 +203,19 @@ impl World {
     }
 
     /// Why this world cannot run in windows, if it cannot: every event must belong to one node
-    /// and touch other nodes only through links. A TCP connection's two ends share one timer
-    /// and its state, so TCP worlds run from one queue.
+    /// and touch other nodes only through links. A TCP connection's ends each have their own
+    /// timer event (`TcpEnds::source_timer`, `destination_timer`); what they share are the tables
+    /// of frames in flight, which the sending end appends to and the receiving end takes from the
+    /// front of, up to a frame that was sent before it arrived (so a frame appended later, in
+    /// another node's window, is never touched), and counters that only add up. TCP over ABR
+    /// (its adapter's TM 4.0 source) and flows from FICCRD's edges (their ACK buckets' releases)
+    /// run from one queue.
     pub fn can_run_in_windows(&self) -> Result<(), String> {
-        if let Some(vc) = self.vcs.iter().find(|vc| matches!(vc.ends, Ends::Tcp(_)) || vc.edge.is_some()) {
-            return Err(format!("connection {} is TCP: its two ends share state", vc.name));
+        if let Some(vc) = self.vcs.iter().find(|vc| matches!(&vc.ends, Ends::Tcp(t) if t.abr.is_some())) {
+            return Err(format!("connection {} is TCP over ABR: its adapter's source runs from one queue", vc.name));
+        }
+        if let Some(vc) = self.vcs.iter().find(|vc| vc.edge.is_some()) {
+            return Err(format!("flow {} starts at a FICCRD edge: its ACK bucket's releases run from one queue", vc.name));
         }
         if self.ports.is_empty() {
             return Err("the world has no links".into());
@@ -242,8 +261,7 @@ impl World {
     }
 
     /// Runs in windows (one queue per node) or from one queue; only before the run starts.
-    /// `build` chooses windows when the world allows them and its shortest link delay is at
-    /// least `MIN_WINDOW`. The results are the same either way. Lazy sources (an emission
+    /// `build` chooses windows when they pay (`windows_pay`). The results are the same either way. Lazy sources (an emission
     /// generated when its access link runs dry, `catch_up_source`) are a single-queue device:
     /// in windows each source host runs its own emissions from its own queue.
     pub fn set_windowed(&mut self, on: bool) -> Result<(), String> {

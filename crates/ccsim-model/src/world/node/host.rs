@@ -65,7 +65,7 @@ impl World {
                 }
                 self.tcp_emit(cell.vc, &mut bwd, false);
                 self.scratch_bwd = bwd;
-                self.schedule_tcp(cell.vc);
+                self.schedule_tcp_destination(cell.vc);
                 None
             }
             Ends::Vbr(_) => {
@@ -119,7 +119,7 @@ impl World {
                 t.on_ack_cell(self.now, &cell, &mut fwd);
                 self.tcp_emit(v, &mut fwd, true);
                 self.scratch_fwd = fwd;
-                self.schedule_tcp(v);
+                self.schedule_tcp_source(v);
             }
             Ends::Vbr(_) => {}
         }
