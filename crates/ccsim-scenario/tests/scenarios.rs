@@ -311,9 +311,10 @@ fn the_engine_mode_is_chosen_from_the_world() {
     let mut edges = build("ficcrd/ficcrd");
     let err = edges.world_mut().set_windowed(true).unwrap_err();
     assert!(err.contains("FICCRD edge"), "{err}");
-    let mut tcp_over_abr = build("ut-ct/two-node-case1-ut");
-    let err = tcp_over_abr.world_mut().set_windowed(true).unwrap_err();
-    assert!(err.contains("TCP over ABR"), "{err}");
+    assert!(build("ut-ct/two-node-case1-ut").world().is_windowed(), "TCP over ABR, 6.25 ms links");
+    let mut ct = build("ut-ct/two-node-case1-ct-bdp");
+    let err = ct.world_mut().set_windowed(true).unwrap_err();
+    assert!(err.contains("credit-controlled"), "{err}");
     let mut started = build("abr-benchmarks/gfc1");
     started.run_until(ccsim_engine::SimTime::from_ps(1_000_000_000));
     assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
@@ -340,7 +341,8 @@ fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
 /// TCP worlds in windows: each end of a connection runs its own timer at its own host, the
 /// frames in flight are appended by one end and taken by the other in its own time, so windows
 /// and the single queue give the same result (seed 001's TCP over UBR and over GFR, seed 002's
-/// drop-tail dumbbell, and one with delayed ACKs, whose timer runs at the destination host).
+/// drop-tail dumbbell, one with delayed ACKs, whose timer runs at the destination host, and
+/// seed 004's TCP over ABR).
 #[test]
 fn windowed_and_single_queue_runs_agree_with_tcp() {
     for name in ["gfr/n-source-15-sd", "gfr/unequal-b2", "ficcrd/droptail"] {
@@ -349,4 +351,10 @@ fn windowed_and_single_queue_runs_agree_with_tcp() {
     let delayed = preset("gfr/n-source-15-sd").replacen("tcp = { variant", "tcp = { delayed_ack = \"200ms\", variant", 1);
     assert!(delayed.contains("delayed_ack"));
     assert_windowed_matches_single_queue("n-source-15-sd + delayed ACKs", &delayed, None, "3s");
+    // TCP over ABR (seed 004's UT): the adapter's TM 4.0 source paces the cells of its PDUs.
+    assert_windowed_matches_single_queue("two-node-case6-ut", &preset("ut-ct/two-node-case6-ut"), None, "1s");
+    // Its blocking adapter: PDUs held back move in as the source frees room, and wake it.
+    let blocking = preset("ut-ct/two-node-case6-ut").replacen("[defaults]\n", "[defaults]\nadapter_full = \"block\"\n", 1);
+    assert!(blocking.contains("adapter_full"));
+    assert_windowed_matches_single_queue("two-node-case6-ut, blocking adapter", &blocking, None, "1s");
 }

@@ -91,37 +91,52 @@ impl World {
     /// scheduled.
     #[inline]
     fn pace_source(&mut self, v: VcId, gen: u32) {
+        if matches!(self.vcs[v.index()].ends, Ends::Trunk { .. }) {
+            return self.pace_trunk(v, gen);
+        }
         if !self.lps.is_empty() {
             return self.run_source(v, gen);
         }
-        let vc = &mut self.vcs[v.index()];
-        let (cell, next) = match &mut vc.ends {
-            Ends::Abr { source, .. } => source.on_wake(self.now),
-            Ends::Vbr(s) => s.on_wake(self.now),
-            Ends::Tcp(t) => {
-                let Some(a) = t.abr.as_mut() else { return };
-                let (cell, next) = a.source.on_wake(self.now);
-                // A data opportunity carries the adapter's next cell (its frame and EOM mark),
-                // stamped with when it became the head of the queue.
-                let cell = match cell {
-                    Some(c) if c.kind == CellKind::Data => a.backlog.pop_front().map(|mut d| {
-                        d.set_queued(Stamp::of(d.queued().at(self.now).max(a.last_pop)));
-                        a.last_pop = self.now;
-                        d
-                    }),
-                    other => other,
-                };
-                (cell, next)
-            }
-            Ends::Trunk { .. } => return self.pace_trunk(v, gen),
-        };
+        let (cell, next) = self.wake_source(v);
         if let Some(t) = next {
             self.schedule(t, Event::SourceWake(v, gen));
         }
         if let Some(cell) = cell {
             self.send_forward(v, cell);
         }
-        // A blocking ABR adapter that just gave up a cell has room for PDUs held back.
+        self.refill_adapter(v);
+    }
+
+    /// One wake-up of VC `v`'s source (TM 4.0, background, or a TCP connection's ABR adapter):
+    /// the cell it sends now, if any, and when it wakes next.
+    #[inline]
+    fn wake_source(&mut self, v: VcId) -> (Option<Cell>, Option<SimTime>) {
+        let now = self.now;
+        match &mut self.vcs[v.index()].ends {
+            Ends::Abr { source, .. } => source.on_wake(now),
+            Ends::Vbr(s) => s.on_wake(now),
+            Ends::Tcp(t) => {
+                let Some(a) = t.abr.as_mut() else { return (None, None) };
+                let (cell, next) = a.source.on_wake(now);
+                // A data opportunity carries the adapter's next cell (its frame and EOM mark),
+                // stamped with when it became the head of the queue.
+                let cell = match cell {
+                    Some(c) if c.kind == CellKind::Data => a.backlog.pop_front().map(|mut d| {
+                        d.set_queued(Stamp::of(d.queued().at(now).max(a.last_pop)));
+                        a.last_pop = now;
+                        d
+                    }),
+                    other => other,
+                };
+                (cell, next)
+            }
+            Ends::Trunk { .. } => unreachable!("a gateway's trunk is paced by `pace_trunk`"),
+        }
+    }
+
+    /// A blocking ABR adapter that may just have given up a cell has room for PDUs held back.
+    #[inline]
+    fn refill_adapter(&mut self, v: VcId) {
         if matches!(&self.vcs[v.index()].ends, Ends::Tcp(t) if !t.blocked.is_empty()) {
             self.adapter_refill(v);
         }
@@ -141,15 +156,17 @@ impl World {
         let mut limit = limit_of(self);
         let mut pushes = self.lps[lp].pushes();
         loop {
-            let (cell, next) = match &mut self.vcs[v.index()].ends {
-                Ends::Abr { source, .. } => source.on_wake(self.now),
-                Ends::Vbr(s) => s.on_wake(self.now),
-                Ends::Tcp(_) | Ends::Trunk { .. } => unreachable!("TCP worlds run from one queue"),
-            };
+            let (cell, next) = self.wake_source(v);
             if let Some(cell) = cell {
                 self.send_forward(v, cell);
             }
+            self.refill_adapter(v);
             let Some(t) = next else { return };
+            if self.vcs[v.index()].wake_gen != gen {
+                // PDUs that moved into the adapter woke the source: that wake-up is scheduled,
+                // and this one, superseded, still runs (and does nothing), as from one queue.
+                return self.schedule(t, ev);
+            }
             if self.lps[lp].pushes() != pushes {
                 limit = limit_of(self);
                 pushes = self.lps[lp].pushes();

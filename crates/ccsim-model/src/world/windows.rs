@@ -6,7 +6,6 @@
 //! as the single queue (`run.rs`) and never changes what an event does.
 
 use super::event::shuffle;
-use super::vc::Ends;
 use super::{Event, World};
 use crate::ids::PortId;
 use ccsim_engine::{ByEvent, EventQueue, IntrinsicOrder, SimDuration, SimTime};
@@ -84,11 +83,11 @@ impl World {
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
     /// the queue would have run them.
     fn run_node(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
+        let limit = Self::arrivals_before(start, bound);
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
         // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
         // (`tournament_key`), ordered as the queue orders the arrivals' own keys.
-        let limit = Self::arrivals_before(start, bound);
         let mut tree = std::mem::take(&mut self.tournament);
         let size = inputs.len().next_power_of_two();
         tree.clear();
@@ -207,13 +206,9 @@ impl World {
     /// timer event (`TcpEnds::source_timer`, `destination_timer`); what they share are the tables
     /// of frames in flight, which the sending end appends to and the receiving end takes from the
     /// front of, up to a frame that was sent before it arrived (so a frame appended later, in
-    /// another node's window, is never touched), and counters that only add up. TCP over ABR
-    /// (its adapter's TM 4.0 source) and flows from FICCRD's edges (their ACK buckets' releases)
-    /// run from one queue.
+    /// another node's window, is never touched), and counters that only add up. Flows from
+    /// FICCRD's edges (their ACK buckets' releases) run from one queue.
     pub fn can_run_in_windows(&self) -> Result<(), String> {
-        if let Some(vc) = self.vcs.iter().find(|vc| matches!(&vc.ends, Ends::Tcp(t) if t.abr.is_some())) {
-            return Err(format!("connection {} is TCP over ABR: its adapter's source runs from one queue", vc.name));
-        }
         if let Some(vc) = self.vcs.iter().find(|vc| vc.edge.is_some()) {
             return Err(format!("flow {} starts at a FICCRD edge: its ACK bucket's releases run from one queue", vc.name));
         }
