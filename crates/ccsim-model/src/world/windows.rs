@@ -83,11 +83,11 @@ impl World {
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
     /// the queue would have run them.
     fn run_node(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
-        let limit = Self::arrivals_before(start, bound);
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
         // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
         // (`tournament_key`), ordered as the queue orders the arrivals' own keys.
+        let limit = Self::arrivals_before(start, bound);
         let mut tree = std::mem::take(&mut self.tournament);
         let size = inputs.len().next_power_of_two();
         tree.clear();
