@@ -79,7 +79,7 @@ impl World {
                 self.vc_lp[v.index()]
             }
             Event::TcpAckTimer(v, _) => self.vc_dest_lp[v.index()],
-            // Gateways and edges exist in TCP worlds only, which run from one queue.
+            // Worlds with gateways or edges run from one queue (`can_run_in_windows`).
             Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) | Event::EdgeRelease(_) => return self.queue.push(t, ev),
         };
         self.lps[lp as usize].push(t, ev);
