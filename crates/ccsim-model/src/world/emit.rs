@@ -109,7 +109,7 @@ impl World {
 
     /// One wake-up of VC `v`'s source (TM 4.0, background, or a TCP connection's ABR adapter):
     /// the cell it sends now, if any, and when it wakes next.
-    #[inline]
+    #[inline(always)]
     fn wake_source(&mut self, v: VcId) -> (Option<Cell>, Option<SimTime>) {
         let now = self.now;
         match &mut self.vcs[v.index()].ends {
@@ -155,14 +155,17 @@ impl World {
         let limit_of = |w: &World| w.lps[lp].peek_key().map_or(w.bound, |k| k.min(w.bound));
         let mut limit = limit_of(self);
         let mut pushes = self.lps[lp].pushes();
+        let adapter = matches!(self.vcs[v.index()].ends, Ends::Tcp(_));
         loop {
             let (cell, next) = self.wake_source(v);
             if let Some(cell) = cell {
                 self.send_forward(v, cell);
             }
-            self.refill_adapter(v);
+            if adapter {
+                self.refill_adapter(v);
+            }
             let Some(t) = next else { return };
-            if self.vcs[v.index()].wake_gen != gen {
+            if adapter && self.vcs[v.index()].wake_gen != gen {
                 // PDUs that moved into the adapter woke the source: that wake-up is scheduled,
                 // and this one, superseded, still runs (and does nothing), as from one queue.
                 return self.schedule(t, ev);
