@@ -83,6 +83,11 @@ impl World {
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
     /// the queue would have run them.
     fn run_node(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
+        // A node without tournament inputs (a host) and nothing queued before the window's end
+        // has nothing to run (most hosts in most windows of a large world).
+        if self.node_inputs[lp].is_empty() && self.lps[lp].peek_key().is_none_or(|k| k >= bound) {
+            return;
+        }
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
         // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
