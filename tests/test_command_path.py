@@ -10,7 +10,9 @@ import pytest
 
 from ccsim.entry import parse_run_json
 
-HEAVY = ("polars", "numpy", "pyarrow", "matplotlib", "dask", "plotly", "typer", "rich")
+# What `run --json` never loads: the table and plot libraries, the CLI framework, and the Python
+# `Result` (the engine prints the summary itself).
+HEAVY = ("polars", "numpy", "pyarrow", "matplotlib", "dask", "plotly", "typer", "rich", "ccsim.result", "ccsim._lazy")
 
 
 @pytest.mark.parametrize("args, want", [

@@ -7,14 +7,15 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _core
-from ._lazy import LazySeries, NoSeries
 from ._version import commit
 from .errors import CcsimWarning, ScenarioError
 from .presets import is_preset, preset_text
-from .result import Result
+
+if TYPE_CHECKING:
+    from .result import Result
 
 Progress = Callable[[float, float], None]
 
@@ -187,6 +188,10 @@ def run(
                                      _stream_above_mb)
     data = sim.finish()
     _warn_if_trace_cut(data.get("trace"))
+    # Loaded here, not with the module: `summary_json` (`ccsim run --json`) needs neither (~7 ms).
+    from ._lazy import LazySeries, NoSeries
+    from .result import Result
+
     if writer is not None:
         from ._streamed import StreamedSeries
 
