@@ -55,7 +55,7 @@ impl World {
     pub fn checked_report(&self) -> Result<Report, String> {
         let flight = self.in_flight();
         self.check_conservation(&flight)?;
-        Ok(self.report_with(&flight))
+        Ok(self.report(&flight))
     }
 
     /// Per VC: cells sent = delivered + dropped + in flight (`flight`, from `in_flight`), in both
@@ -161,13 +161,9 @@ impl World {
             .collect()
     }
 
-    /// Summary numbers over the measurement window.
-    pub fn report(&self) -> Report {
-        self.report_with(&self.in_flight())
-    }
-
-    /// `report`, with the cells in flight already counted (`in_flight`).
-    fn report_with(&self, flight: &[(u64, u64)]) -> Report {
+    /// Summary numbers over the measurement window, with the cells in flight already counted
+    /// (`in_flight`).
+    fn report(&self, flight: &[(u64, u64)]) -> Report {
         let now = self.now;
         let w = &self.window;
         let (t0, span) = if w.opened {
