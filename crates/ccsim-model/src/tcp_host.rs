@@ -160,10 +160,9 @@ pub struct TcpEnds {
     acks: Sar<Ack>,
     ack_rx: Reassembly,
     segs: Vec<Segment>,
-    /// The timer event of the source host's end (`source_due`) and of the destination host's
-    /// (`destination_due`): each end's events belong to its own host (the windowed mode).
-    pub source_timer: TimerSlot,
-    pub destination_timer: TimerSlot,
+    /// Each end's timer event (`TcpEnd` indexes it): each end's events belong to its own host
+    /// (the windowed mode).
+    timers: [TimerSlot; 2],
     pub stats: HostStats,
     /// Present when the connection runs over ABR rather than UBR.
     pub abr: Option<AbrAdapter>,
@@ -190,8 +189,7 @@ impl TcpEnds {
             acks: Sar::new(),
             ack_rx: Reassembly::default(),
             segs: Vec::new(),
-            source_timer: TimerSlot::default(),
-            destination_timer: TimerSlot::default(),
+            timers: [TimerSlot::default(); 2],
             stats: HostStats::default(),
             abr: None,
             sessions: None,
@@ -222,20 +220,26 @@ impl TcpEnds {
         }
     }
 
-    /// When the source host's end needs its timer event: the sender's retransmission timer (or
-    /// its delayed send), or the application's next write.
-    pub fn source_due(&self) -> Option<SimTime> {
-        let due = self.sender.timer_due();
-        match (&self.sessions, due) {
-            (Some(s), Some(d)) => Some(d.min(s.next_wake())),
-            (Some(s), None) => Some(s.next_wake()),
-            (None, due) => due,
+    /// When an end needs its timer event: at the source, the sender's retransmission timer (or
+    /// its delayed send) or the application's next write; at the destination, the receiver's
+    /// delayed ACK.
+    pub fn due(&self, end: TcpEnd) -> Option<SimTime> {
+        match end {
+            TcpEnd::Source => {
+                let due = self.sender.timer_due();
+                match (&self.sessions, due) {
+                    (Some(s), Some(d)) => Some(d.min(s.next_wake())),
+                    (Some(s), None) => Some(s.next_wake()),
+                    (None, due) => due,
+                }
+            }
+            TcpEnd::Destination => self.receiver.timer_due(),
         }
     }
 
-    /// When the destination host's end needs its timer event: the receiver's delayed ACK.
-    pub fn destination_due(&self) -> Option<SimTime> {
-        self.receiver.timer_due()
+    /// An end's timer event.
+    pub fn timer(&mut self, end: TcpEnd) -> &mut TimerSlot {
+        &mut self.timers[end as usize]
     }
 
     /// The items of frame `frame`: `n` cells, or on IP links one packet of `bytes`.
@@ -340,22 +344,34 @@ impl TcpEnds {
         }
     }
 
-    /// The source host's timer: the sender's retransmission timer, the application's write.
-    pub fn on_source_timer(&mut self, now: SimTime, vc: VcId, fwd: &mut Vec<Cell>) {
-        self.sender.on_timer(now, &mut self.segs);
-        if let Some(s) = self.sessions.as_mut().filter(|s| s.next_wake() <= now) {
-            let bytes = s.on_wake(now);
-            self.sender.write(now, bytes, &mut self.segs);
+    /// An end's timer is due: at the source, the sender's retransmission timer and the
+    /// application's write (data cells into `out`); at the destination, the receiver's delayed
+    /// ACK (ACK cells into `out`).
+    pub fn on_timer(&mut self, end: TcpEnd, now: SimTime, vc: VcId, out: &mut Vec<Cell>) {
+        match end {
+            TcpEnd::Source => {
+                self.sender.on_timer(now, &mut self.segs);
+                if let Some(s) = self.sessions.as_mut().filter(|s| s.next_wake() <= now) {
+                    let bytes = s.on_wake(now);
+                    self.sender.write(now, bytes, &mut self.segs);
+                }
+                self.send_segments(now, vc, out);
+            }
+            TcpEnd::Destination => {
+                if let Some(ack) = self.receiver.on_timer(now) {
+                    self.send_ack(vc, ack, out);
+                }
+            }
         }
-        self.send_segments(now, vc, fwd);
     }
+}
 
-    /// The destination host's timer: the receiver's delayed ACK.
-    pub fn on_destination_timer(&mut self, now: SimTime, vc: VcId, bwd: &mut Vec<Cell>) {
-        if let Some(ack) = self.receiver.on_timer(now) {
-            self.send_ack(vc, ack, bwd);
-        }
-    }
+/// A TCP connection's end: its source host (the sender and the application) or its destination
+/// host (the receiver).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpEnd {
+    Source = 0,
+    Destination = 1,
 }
 
 /// One end's timer event (`World::schedule_tcp`): at most one live event, at or before the time

@@ -5,6 +5,7 @@
 
 use super::windows::IN_TOURNAMENT;
 use super::{Event, World};
+use crate::tcp_host::TcpEnd;
 use ccsim_engine::SimTime;
 
 impl World {
@@ -51,8 +52,8 @@ impl World {
             Event::SourceStart(v) => self.start_source(v),
             Event::PortDeparture(p) => self.on_port_departure(p),
             Event::TcpStart(v) => self.start_tcp(v),
-            Event::TcpTimer(v, gen) => self.on_tcp_timer(v, gen),
-            Event::TcpAckTimer(v, gen) => self.on_tcp_ack_timer(v, gen),
+            Event::TcpTimer(v, gen) => self.on_tcp_timer(v, gen, TcpEnd::Source),
+            Event::TcpAckTimer(v, gen) => self.on_tcp_timer(v, gen, TcpEnd::Destination),
             Event::SourceWake(v, gen) => self.on_source_wake(v, gen),
             Event::SchemeTimer(p) => self.on_scheme_timer(p),
             Event::Sample => self.on_sample(),

@@ -10,7 +10,7 @@ use super::vc::Ends;
 use super::{Event, World};
 use crate::cell::{Cell, Stamp};
 use crate::ids::VcId;
-use crate::tcp_host::Fire;
+use crate::tcp_host::{Fire, TcpEnd};
 
 impl World {
     /// A TCP connection opens: its first segments leave, its timer is armed.
@@ -21,7 +21,7 @@ impl World {
         }
         self.tcp_emit(v, &mut fwd, true);
         self.scratch_fwd = fwd;
-        self.schedule_tcp_source(v);
+        self.schedule_tcp(v, TcpEnd::Source);
     }
 
     /// Sends the cells a TCP host produced (forward from the source host, or backward from the
@@ -155,55 +155,40 @@ impl World {
         }
     }
 
-    /// Brings the timer event of the source host's end of connection `v` in line with its due
-    /// time (`TimerSlot`): after anything that end handled.
-    pub(in crate::world) fn schedule_tcp_source(&mut self, v: VcId) {
+    /// Brings the timer event of an end of connection `v` in line with its due time
+    /// (`TimerSlot`): after anything that end handled.
+    pub(in crate::world) fn schedule_tcp(&mut self, v: VcId, end: TcpEnd) {
         let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
-        let due = t.source_due();
-        if let Some((at, gen)) = t.source_timer.arm(due) {
-            self.schedule(at, Event::TcpTimer(v, gen));
+        let due = t.due(end);
+        if let Some((at, gen)) = t.timer(end).arm(due) {
+            self.schedule(at, timer_event(v, gen, end));
         }
     }
 
-    /// The same for the destination host's end (the delayed ACK).
-    pub(in crate::world) fn schedule_tcp_destination(&mut self, v: VcId) {
-        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
-        let due = t.destination_due();
-        if let Some((at, gen)) = t.destination_timer.arm(due) {
-            self.schedule(at, Event::TcpAckTimer(v, gen));
-        }
-    }
-
-    /// The source host's timer event: superseded, early (re-armed), or due: the sender's
-    /// retransmission timer and the application's write run.
-    pub(in crate::world) fn on_tcp_timer(&mut self, v: VcId, gen: u32) {
+    /// An end's timer event: superseded, early (re-armed), or due: at the source the sender's
+    /// retransmission timer and the application's write run, at the destination the delayed ACK.
+    pub(in crate::world) fn on_tcp_timer(&mut self, v: VcId, gen: u32, end: TcpEnd) {
         let now = self.now;
         let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
-        match t.source_timer.fire(gen, now) {
+        match t.timer(end).fire(gen, now) {
             Fire::Nothing => return,
-            Fire::Rearm(at, gen) => return self.schedule(at, Event::TcpTimer(v, gen)),
+            Fire::Rearm(at, gen) => return self.schedule(at, timer_event(v, gen, end)),
             Fire::Due => {}
         }
-        let mut fwd = std::mem::take(&mut self.scratch_fwd);
-        t.on_source_timer(now, v, &mut fwd);
-        self.tcp_emit(v, &mut fwd, true);
-        self.scratch_fwd = fwd;
-        self.schedule_tcp_source(v);
+        let forward = end == TcpEnd::Source;
+        let mut out = std::mem::take(if forward { &mut self.scratch_fwd } else { &mut self.scratch_bwd });
+        t.on_timer(end, now, v, &mut out);
+        self.tcp_emit(v, &mut out, forward);
+        *(if forward { &mut self.scratch_fwd } else { &mut self.scratch_bwd }) = out;
+        self.schedule_tcp(v, end);
     }
+}
 
-    /// The destination host's timer event: the receiver's delayed ACK.
-    pub(in crate::world) fn on_tcp_ack_timer(&mut self, v: VcId, gen: u32) {
-        let now = self.now;
-        let Ends::Tcp(t) = &mut self.vcs[v.index()].ends else { return };
-        match t.destination_timer.fire(gen, now) {
-            Fire::Nothing => return,
-            Fire::Rearm(at, gen) => return self.schedule(at, Event::TcpAckTimer(v, gen)),
-            Fire::Due => {}
-        }
-        let mut bwd = std::mem::take(&mut self.scratch_bwd);
-        t.on_destination_timer(now, v, &mut bwd);
-        self.tcp_emit(v, &mut bwd, false);
-        self.scratch_bwd = bwd;
-        self.schedule_tcp_destination(v);
+/// The timer event of an end: at its own host (`TcpTimer` at the source, `TcpAckTimer` at the
+/// destination).
+fn timer_event(v: VcId, gen: u32, end: TcpEnd) -> Event {
+    match end {
+        TcpEnd::Source => Event::TcpTimer(v, gen),
+        TcpEnd::Destination => Event::TcpAckTimer(v, gen),
     }
 }

@@ -208,7 +208,7 @@ impl World {
 
     /// Why this world cannot run in windows, if it cannot: every event must belong to one node
     /// and touch other nodes only through links. A TCP connection's ends each have their own
-    /// timer event (`TcpEnds::source_timer`, `destination_timer`); what they share are the tables
+    /// timer event (`TcpEnds::timer`, by `TcpEnd`); what they share are the tables
     /// of frames in flight, which the sending end appends to and the receiving end takes from the
     /// front of, up to a frame that was sent before it arrived (so a frame appended later, in
     /// another node's window, is never touched), and counters that only add up. Flows from

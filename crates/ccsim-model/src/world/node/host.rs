@@ -6,6 +6,7 @@
 //! (`send_backward`, `tcp_emit`); source pacing itself lives in `emit.rs`, TCP timers in `tcp.rs`.
 
 use crate::cell::{Cell, CellKind};
+use crate::tcp_host::TcpEnd;
 use crate::world::{Ends, World};
 use ccsim_engine::SimTime;
 
@@ -65,7 +66,7 @@ impl World {
                 }
                 self.tcp_emit(cell.vc, &mut bwd, false);
                 self.scratch_bwd = bwd;
-                self.schedule_tcp_destination(cell.vc);
+                self.schedule_tcp(cell.vc, TcpEnd::Destination);
                 None
             }
             Ends::Vbr(_) => {
@@ -119,7 +120,7 @@ impl World {
                 t.on_ack_cell(self.now, &cell, &mut fwd);
                 self.tcp_emit(v, &mut fwd, true);
                 self.scratch_fwd = fwd;
-                self.schedule_tcp_source(v);
+                self.schedule_tcp(v, TcpEnd::Source);
             }
             Ends::Vbr(_) => {}
         }
