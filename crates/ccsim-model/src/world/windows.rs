@@ -32,17 +32,6 @@ const MAX_WINDOW_SPAN: SimDuration = SimDuration::from_ps((1 << 33) - 2);
 pub const MIN_WINDOW: SimDuration = SimDuration::from_micros(100);
 
 impl World {
-    /// Whether `build` runs this world in windows: it can, its shortest link delay is at least
-    /// `MIN_WINDOW`, and its links carry cells. IP links carry packets of up to kilobytes, tens
-    /// of times fewer items per window than a cell link of the same rate: on seed 002's dumbbell
-    /// (10 Mb/s, 2 ms links: about one packet per link per window) windows cost 1,463
-    /// instructions per packet-hop against 823 from one queue (docs/benchmarks.md).
-    pub(in crate::world) fn windows_pay(&self) -> bool {
-        self.can_run_in_windows().is_ok() && self.lookahead_bound() >= MIN_WINDOW && !self.ports.iter().any(|p| p.packets)
-    }
-}
-
-impl World {
     /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
     /// each node can run all its own events before `T + L` (L the shortest link delay) without
@@ -227,6 +216,15 @@ impl World {
             return Err(format!("port {} is credit-controlled: the next node's forwarding updates it directly", p.name));
         }
         Ok(())
+    }
+
+    /// Whether `build` runs this world in windows: it can, its shortest link delay is at least
+    /// `MIN_WINDOW`, and its links carry cells. IP links carry packets of up to kilobytes, tens
+    /// of times fewer items per window than a cell link of the same rate: on seed 002's dumbbell
+    /// (10 Mb/s, 2 ms links: about one packet per link per window) windows cost 1,463
+    /// instructions per packet-hop against 823 from one queue (docs/benchmarks.md).
+    pub(in crate::world) fn windows_pay(&self) -> bool {
+        self.can_run_in_windows().is_ok() && self.lookahead_bound() >= MIN_WINDOW && !self.ports.iter().any(|p| p.packets)
     }
 
     /// The longest window the links allow: the shortest link delay.
