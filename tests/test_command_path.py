@@ -49,6 +49,34 @@ def test_run_json_loads_no_heavy_module_and_matches_the_full_cli():
     assert a == b
 
 
+# Nor, without `--set`, the standard modules that cost as much as the interpreter's own start.
+LEAN = ("typing", "re", "pathlib", "json", "collections.abc")
+
+
+def _lean_loaded_after(statement):
+    code = f"import sys; {statement}; print(' '.join(m for m in {LEAN!r} if m in sys.modules))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return set(p.stdout.splitlines()[-1].split())
+
+
+def test_run_json_without_set_loads_no_heavy_standard_module():
+    run = "from ccsim.entry import main; main(['run', 'abr-benchmarks/two-sources', '--json'])"
+    assert _lean_loaded_after(run) - _lean_loaded_after("pass") == set()
+
+
+@pytest.mark.parametrize("meta", [
+    {"wall_s": 0.0123, "ccsim_version": "0.1.0", "ccsim_commit": "e85616ce33fd", "notices": []},
+    {"wall_s": 1e-07, "ccsim_version": "0.1.0+dev", "ccsim_commit": None, "notices": ["a plain notice"]},
+    {"wall_s": 2.0, "ccsim_version": "0.1.0", "ccsim_commit": None,
+     "notices": ['a "quoted" name', "back\\slash", "tab\tand newline\n", "µs and ≤"]},
+])
+def test_the_metadata_text_is_json_dumps_s(meta):
+    from ccsim.api import _metadata_json
+
+    assert _metadata_json(meta) == json.dumps(meta)
+
+
 def test_errors_are_the_full_cli_s():
     for args, rc in [(("run", "nope/nothing", "--json"), 2), (("run", "abr-benchmarks/two-sources", "--json", "--set", "run.duration=-1"), 2)]:
         fast, full = _run("ccsim.entry", *args), _run("ccsim.cli", *args)

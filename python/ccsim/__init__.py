@@ -6,11 +6,13 @@ TCP/IP networks.
     >>> r.sources.select("name", "acr_mbps", "maxmin_mbps")      # doctest: +SKIP
 """
 
-from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from .errors import CcsimError, CcsimWarning, InternalError, ScenarioError, SimulationError
 
-if _TYPE_CHECKING:
+# Not `typing.TYPE_CHECKING`: importing `typing` (and the `re` it loads) is a third of the
+# interpreter's own start, and `ccsim run --json` needs neither.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
     from . import plots
     from ._core import __version__
     from .api import resolve, run, schema

@@ -4,30 +4,41 @@ an installed wheel has none."""
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
+import os
 
 from ._core import __version__
 
+# `os.path`, not `pathlib`: this runs on `ccsim run --json`'s path, which loads neither `pathlib`
+# nor the `re` it imports (docs/benchmarks.md).
+_join, _isfile = os.path.join, os.path.isfile
+_UNKNOWN = object()
+_commit: object = _UNKNOWN
 
-@cache
+
 def commit() -> str | None:
-    """The checkout's HEAD commit (12 hex digits), or None outside a git checkout."""
-    root = Path(__file__).resolve().parents[2]
-    git = root / ".git"
+    """The checkout's HEAD commit (12 hex digits), or None outside a git checkout (read once)."""
+    global _commit
+    if _commit is _UNKNOWN:
+        _commit = _read_commit()
+    return _commit  # type: ignore[return-value]
+
+
+def _read_commit() -> str | None:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+    git = _join(root, ".git")
     try:
-        if git.is_file():  # a worktree: "gitdir: PATH"
-            git = (root / git.read_text().split(":", 1)[1].strip()).resolve()
-        head = (git / "HEAD").read_text().strip()
+        if _isfile(git):  # a worktree: "gitdir: PATH"
+            git = os.path.realpath(_join(root, _read(git).split(":", 1)[1].strip()))
+        head = _read(_join(git, "HEAD")).strip()
         if not head.startswith("ref: "):
             return head[:12]
         ref = head[5:]
         for base in (git, _common_dir(git)):
-            if (base / ref).is_file():
-                return (base / ref).read_text().strip()[:12]
-            packed = base / "packed-refs"
-            if packed.is_file():
-                for line in packed.read_text().splitlines():
+            if _isfile(_join(base, ref)):
+                return _read(_join(base, ref)).strip()[:12]
+            packed = _join(base, "packed-refs")
+            if _isfile(packed):
+                for line in _read(packed).splitlines():
                     if line.endswith(" " + ref):
                         return line.split(" ", 1)[0][:12]
     except (OSError, IndexError):
@@ -35,10 +46,15 @@ def commit() -> str | None:
     return None
 
 
-def _common_dir(git: Path) -> Path:
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _common_dir(git: str) -> str:
     """A worktree's shared git directory (where branches live)."""
-    common = git / "commondir"
-    return (git / common.read_text().strip()).resolve() if common.is_file() else git
+    common = _join(git, "commondir")
+    return os.path.realpath(_join(git, _read(common).strip())) if _isfile(common) else git
 
 
 def describe() -> str:

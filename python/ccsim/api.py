@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
-import json
+import os
 import time
 import warnings
-from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._version import commit
 from .errors import CcsimWarning, ScenarioError
 from .presets import is_preset, preset_text
 
+# `ccsim run --json` (`summary_json`) loads neither `typing`, `pathlib`, `collections.abc` nor
+# `json` (and so not the `re` they import): together ~10 ms, as long as the interpreter's own
+# start. They are imported where a path needs them.
+TYPE_CHECKING = False  # not `typing`'s: see ccsim/__init__.py
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+    from typing import Any
+
     from .result import Result
 
-Progress = Callable[[float, float], None]
+    Progress = Callable[[float, float], None]
 
 # Keyword shortcuts for the most common overrides.
 _SHORTCUTS = {"duration": "run.duration", "seed": "run.seed", "measure_from": "run.measure_from"}
@@ -26,27 +31,31 @@ _SHORTCUTS = {"duration": "run.duration", "seed": "run.seed", "measure_from": "r
 def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str, str]:
     """Resolves a preset name, a file path, ``-`` (standard input: JSON if it starts with ``{``,
     otherwise TOML) or a dict into (text, format, label)."""
-    if not isinstance(scenario, (str, Path, Mapping)):
-        raise ScenarioError(f"scenario: a preset name, a file path or a dict, not {type(scenario).__name__} {scenario!r}")
+    if not isinstance(scenario, (str, os.PathLike)):
+        from collections.abc import Mapping
+
+        if not isinstance(scenario, Mapping):
+            raise ScenarioError(f"scenario: a preset name, a file path or a dict, not {type(scenario).__name__} {scenario!r}")
+        return _to_json("", scenario), "json", str(scenario.get("name", "dict"))
     if isinstance(scenario, str) and scenario == "-":
         import sys
 
         text = sys.stdin.read()
         return text, "json" if text.lstrip().startswith("{") else "toml", "stdin"
-    if isinstance(scenario, Mapping):
-        return _to_json("", scenario), "json", str(scenario.get("name", "dict"))
     if isinstance(scenario, str) and is_preset(scenario):
         return preset_text(scenario), "toml", scenario
-    path = Path(scenario)
-    if path.is_file():
-        fmt = "json" if path.suffix.lower() == ".json" else "toml"
+    path = os.fspath(scenario)
+    suffix = os.path.splitext(path)[1]
+    if os.path.isfile(path):
+        fmt = "json" if suffix.lower() == ".json" else "toml"
         try:
-            return path.read_text(encoding="utf-8"), fmt, str(path)
+            with open(path, encoding="utf-8") as f:
+                return f.read(), fmt, str(path)
         except UnicodeDecodeError as e:
             raise ScenarioError(f"{path}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
-    if isinstance(scenario, str) and not path.suffix and scenario.count("/") == 1:
+    if isinstance(scenario, str) and not suffix and scenario.count("/") == 1:
         preset_text(scenario)  # raises ScenarioError with close matches
-    if isinstance(scenario, str) and not path.suffix and "/" not in scenario:
+    if isinstance(scenario, str) and not suffix and "/" not in scenario:
         # A bare scenario name: the presets of that name in every paper.
         from .presets import preset_names
 
@@ -58,6 +67,8 @@ def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str,
 
 def _not_json(value: Any, path: str) -> str | None:
     """Path of the first value in ``value`` that JSON cannot carry (NaN, an object, ...)."""
+    from collections.abc import Mapping
+
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return path
     if isinstance(value, Mapping):
@@ -81,6 +92,8 @@ def _not_json(value: Any, path: str) -> str | None:
 
 def _to_json(path: str, value: Any) -> str:
     """JSON text of a scenario or override value; ``ScenarioError`` naming the field otherwise."""
+    import json
+
     try:
         return json.dumps(value, allow_nan=False, default=_plain)
     except RecursionError:
@@ -134,6 +147,8 @@ def trace_pairs(trace: bool | Mapping[str, Any] | None) -> list[tuple[str, str]]
         return []
     if isinstance(trace, bool):
         return [("measure.trace.enabled", _to_json("measure.trace.enabled", trace))]
+    from collections.abc import Mapping
+
     if not isinstance(trace, Mapping):
         raise ScenarioError(f"trace: True, False or a table of measure.trace settings, not {type(trace).__name__} {trace!r}")
     pairs = [("measure.trace.enabled", "true")]
@@ -223,8 +238,11 @@ def summary_json(
     text = sim.summary_text().rstrip()
     trace = sim.trace_summary
     del sim  # the world's memory goes before the text grows
-    _warn_if_trace_cut(None if trace is None else json.loads(trace))
-    tail = json.dumps(_metadata(started, notices))
+    if trace is not None:
+        import json
+
+        _warn_if_trace_cut(json.loads(trace))
+    tail = _metadata_json(_metadata(started, notices))
     if not (text.startswith("{") and text.endswith("}") and len(text) > 2):
         raise AssertionError(f"the engine's summary is not a JSON object: {text[:80]!r}")
     return f"{text[:-1]}, {tail[1:]}"
@@ -246,6 +264,8 @@ def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: 
         estimate, limit = sim.series_estimate_mb
         if stream_above_mb is None or estimate > min(stream_above_mb, limit):
             from ._streamed import SeriesWriter
+
+            from pathlib import Path
 
             writer = SeriesWriter(Path(stream_series))
     notices = sim.notices
@@ -288,6 +308,30 @@ def _metadata(started: float, notices: list[str]) -> dict[str, Any]:
             "notices": notices}
 
 
+def _metadata_json(meta: dict[str, Any]) -> str:
+    """`_metadata`'s dict as JSON text, as `json.dumps` writes it. Numbers, None and plain ASCII
+    strings are written here; anything else (a notice with a quote in it, say) goes to `json`,
+    which `ccsim run --json` otherwise never loads."""
+    def plain(v: Any) -> str | None:
+        if v is None:
+            return "null"
+        if isinstance(v, float) and v == v and abs(v) != float("inf"):
+            return repr(v)
+        if isinstance(v, str) and v.isascii() and v.isprintable() and '"' not in v and "\\" not in v:
+            return f'"{v}"'
+        if isinstance(v, list):
+            items = [plain(x) for x in v]
+            return None if None in items else f"[{', '.join(items)}]"  # type: ignore[arg-type]
+        return None
+
+    parts = [(k, plain(v)) for k, v in meta.items()]
+    if any(text is None for _, text in parts):
+        import json
+
+        return json.dumps(meta)
+    return "{" + ", ".join(f'"{k}": {text}' for k, text in parts) + "}"
+
+
 #: `ccsim run --out` streams the series to Parquet when they would take more memory than this (MB).
 STREAM_ABOVE_MB = 256.0
 
@@ -326,11 +370,15 @@ def resolve(
     pairs = override_pairs(set, overrides)
     seed = _check_seed(seed)
     _check_names(scheme=scheme, tcp=tcp)
+    import json
+
     return json.loads(_core.resolve(text, fmt, pairs, scheme, seed, tcp))
 
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of the scenario format."""
+    import json
+
     return json.loads(_core.schema())
 
 

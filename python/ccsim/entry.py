@@ -7,12 +7,14 @@ which accepts the same options; errors are reported the same way by both."""
 
 from __future__ import annotations
 
-import json
 import sys
 import warnings
-from typing import Any
 
 from .errors import CcsimError, CcsimWarning, ScenarioError
+
+TYPE_CHECKING = False  # not `typing`'s: see ccsim/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 # `run` options the fast path knows, each taking one value; `--set` may repeat.
 _VALUED = ("--seed", "--scheme", "--tcp", "--set")
@@ -36,6 +38,8 @@ def parse_value(text: str) -> Any:
     """A `--set` value: JSON (``3``, ``true``, ``"10ms"``, ``{"type": "red"}``), else a TOML inline
     table, array or quoted string (``{type = "red", min_th = 5}``, ``[1, 2]``, ``'x'``), else the
     text itself as a string (``10ms``)."""
+    import json
+
     try:
         return json.loads(text)
     except json.JSONDecodeError:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from .errors import ScenarioError
+
+TYPE_CHECKING = False  # not `typing`'s: see ccsim/__init__.py
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PAPERS = {
     "hgrcp": "seed 000: HG-RCP gateway rate control",
@@ -14,33 +18,37 @@ PAPERS = {
     "ut-ct": "seed 004: Uniform Tracking vs Controlled Transfer",
 }
 
-
-def _root() -> Path:
-    # The package is always installed as files (a wheel or an editable install), never zipped.
-    return Path(__file__).parent / "presets"
+# The package is always installed as files (a wheel or an editable install), never zipped. Paths
+# are `os.path` strings: `ccsim run --json` resolves its preset here without loading `pathlib`.
+_ROOT = os.path.join(os.path.dirname(__file__), "presets")
 
 
 def preset_names() -> list[str]:
     """Every preset name, sorted."""
     names = []
-    root = _root()
-    if not root.is_dir():
+    if not os.path.isdir(_ROOT):
         return names
-    for paper in root.iterdir():
+    for paper in os.scandir(_ROOT):
         if not paper.is_dir() or paper.name.startswith(("_", ".")):
             continue
-        for f in paper.iterdir():
+        for f in os.scandir(paper.path):
             if f.name.endswith(".toml") and f.is_file():
                 names.append(f"{paper.name}/{f.name[:-5]}")
     return sorted(names)
 
 
-def _resource(name: str):
+def _file(name: str) -> str | None:
+    """The preset's file, if `name` is one (what `preset_names` would list)."""
     if name.count("/") != 1:
-        raise ScenarioError(_unknown(name))
+        return None
     paper, scenario = name.split("/")
-    f = _root() / paper / f"{scenario}.toml"
-    if not f.is_file():
+    f = os.path.join(_ROOT, paper, f"{scenario}.toml")
+    return f if not paper.startswith(("_", ".")) and os.path.isfile(f) else None
+
+
+def _resource(name: str) -> str:
+    f = _file(name)
+    if f is None:
         raise ScenarioError(_unknown(name))
     return f
 
@@ -54,17 +62,20 @@ def _unknown(name: str) -> str:
 
 
 def is_preset(name: str) -> bool:
-    return name in preset_names()
+    return _file(name) is not None
 
 
 def preset_text(name: str) -> str:
     """The preset's TOML text (to copy and edit)."""
-    return _resource(name).read_text(encoding="utf-8")
+    with open(_resource(name), encoding="utf-8") as f:
+        return f.read()
 
 
 def preset_path(name: str) -> Path:
     """Path of the preset file inside the installed package."""
-    return _resource(name)
+    from pathlib import Path
+
+    return Path(_resource(name))
 
 
 def preset_description(name: str) -> str:

@@ -1,8 +1,9 @@
 //! Runs a scenario file and prints its summary; used for profiling without Python.
 //!
-//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [engine=single|windowed] [PATH=JSON ...]`
+//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [engine=single|windowed]
+//! [series=memory|none] [PATH=JSON ...]`: `series=none` runs as `ccsim run --json` does.
 
-use ccsim_scenario::{Adjustments, Format, Run};
+use ccsim_scenario::{Adjustments, Format, Run, SeriesUse};
 use std::time::Instant;
 
 fn main() {
@@ -13,6 +14,7 @@ fn main() {
     };
     let mut scheme = None;
     let mut engine = None;
+    let mut series = SeriesUse::InMemory;
     let overrides = args
         .filter(|a| {
             if let Some(name) = a.strip_prefix("scheme=") {
@@ -20,6 +22,9 @@ fn main() {
                 false
             } else if let Some(mode) = a.strip_prefix("engine=") {
                 engine = Some(mode == "windowed");
+                false
+            } else if let Some(mode) = a.strip_prefix("series=") {
+                series = if mode == "none" { SeriesUse::Discarded } else { SeriesUse::InMemory };
                 false
             } else {
                 true
@@ -33,7 +38,7 @@ fn main() {
         .collect();
     let text = std::fs::read_to_string(&file).expect("readable file");
     let adj = Adjustments { overrides, scheme, ..Default::default() };
-    let mut run = Run::from_text(&text, Format::Toml, &adj).unwrap_or_else(|e| {
+    let mut run = Run::open(&text, Format::Toml, &adj, series).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
@@ -56,9 +61,9 @@ fn main() {
     o.remove("series");
     o.remove("vcs");
     o.insert("wall_s".into(), wall.into());
-    let hops = o["cell_hops"].as_f64().unwrap();
+    let hops = o["cell_hops"].as_f64().unwrap() + o.get("packet_hops").and_then(|h| h.as_f64()).unwrap_or(0.0);
     let ev = o["events"].as_f64().unwrap();
-    eprintln!("{:.3} s wall, {:.2} M events/s, {:.2} M cell-hops/s, {:.1} ns/cell-hop", wall, ev / wall / 1e6, hops / wall / 1e6, wall * 1e9 / hops);
+    eprintln!("{:.3} s wall, {:.2} M events/s, {:.2} M hops/s, {:.1} ns/hop", wall, ev / wall / 1e6, hops / wall / 1e6, wall * 1e9 / hops);
     if let Some(peak) = peak {
         eprintln!("peak memory after the run: {peak}");
     }
