@@ -6,17 +6,27 @@
 #   scripts/instructions.sh                        # GFC1 / ERICA, 0.3 s simulated
 #   scripts/instructions.sh gfr/n-source-15-sd "" 0.5s
 #
-# Set CCSIM_RUN to a built `run` example to measure another build (e.g. a copy made before a change).
+# It measures the build `make build` ships: profile-guided when scripts/pgo.sh's profile exists
+# (PGO=0 measures the plain release build). Set CCSIM_RUN to a built `run` example to measure
+# another build (e.g. a copy made before a change).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-abr-benchmarks/gfc1}
 scheme=${2-erica}
 duration=${3:-300ms}
 shift $(( $# < 3 ? $# : 3 ))
-run=${CCSIM_RUN:-target/release/examples/run}
-if [ -z "${CCSIM_RUN:-}" ]; then
+profile=$PWD/target/pgo/ccsim.profdata
+if [ -n "${CCSIM_RUN:-}" ]; then
+    run=$CCSIM_RUN
+elif [ "${PGO:-1}" = 1 ] && [ -f "$profile" ]; then
+    run=target/pgo/use/release/examples/run
+    RUSTFLAGS="-Cprofile-use=$profile" CARGO_TARGET_DIR=target/pgo/use \
+        cargo build --release --quiet -p ccsim-scenario --example run
+else
+    run=target/release/examples/run
     cargo build --release --quiet -p ccsim-scenario --example run
 fi
+echo "build: $run" >&2
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
