@@ -41,6 +41,13 @@ class LazySeries(Mapping):
         c = self._raw[name]
         return np.frombuffer(c["key"], dtype="<u4"), list(c["names"])
 
+    def numbers(self, name: str) -> tuple[Any, Any]:
+        """Series `name`'s time and value columns (views of the engine's bytes, no copy)."""
+        import numpy as np
+
+        c = self._raw[name]
+        return np.frombuffer(c["time_s"], dtype="<f8"), np.frombuffer(c["value"], dtype="<f8")
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)
 

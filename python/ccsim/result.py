@@ -84,16 +84,18 @@ def _series_frame(series: Any, name: str) -> pl.DataFrame:
     key, value = SERIES_COLUMNS[name]
     if getattr(series, "scan", None) is not None:  # streamed to Parquet (`_streamed.StreamedSeries`)
         return series.frame(name)
-    columns = series.get(name, {})  # results from before a series existed have none
     if isinstance(series, LazySeries) and name in series:
-        # The key column from codes: one string per name, not per row.
+        # Straight from the engine's columns, the key column from codes: one string per name, not
+        # per row (`series[name]` would build a string array of every row's name first).
         codes, names = series.codes(name)
+        times, values = series.numbers(name)
         keys = pl.Series(key, names, dtype=pl.Utf8).gather(codes) if len(codes) else pl.Series(key, [], dtype=pl.Utf8)
     else:
+        columns = series.get(name, {})  # results from before a series existed have none
+        times, values = columns.get("time_s", []), columns.get(value, [])
         keys = pl.Series(key, columns.get(key, []), dtype=pl.Utf8)
     df = pl.DataFrame(
-        [pl.Series("time_s", columns.get("time_s", []), dtype=pl.Float64), keys,
-         pl.Series(value, columns.get(value, []), dtype=pl.Float64)],
+        [pl.Series("time_s", times, dtype=pl.Float64), keys, pl.Series(value, values, dtype=pl.Float64)],
     )
     return df.with_columns((pl.col("time_s") * 1e3).alias("time_ms"))
 
