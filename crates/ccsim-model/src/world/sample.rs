@@ -9,12 +9,12 @@ use ccsim_engine::SimTime;
 
 impl World {
     pub(in crate::world) fn on_sample(&mut self) {
+        if !self.measure.keep {
+            return self.schedule_sample();
+        }
         self.settle();
         let now = self.now;
         let m = &self.measure;
-        if !m.keep {
-            return self.schedule_sample();
-        }
         let dt = m.interval.as_secs_f64();
         if m.acr || m.received || m.tcp {
             for (i, vc) in self.vcs.iter().enumerate() {
@@ -87,7 +87,10 @@ impl World {
     }
 
     /// Records no series from now on (nothing will read them: `ccsim run --json`); the sample
-    /// events still run, so everything else the run reports is unchanged.
+    /// events still run, so everything else the run reports is unchanged (events and fingerprint
+    /// included), but only to reschedule themselves: without a sample to take, the world is not
+    /// settled first (settling applies lazy work early, never changes it: every preset reports the
+    /// same with and without series).
     pub fn discard_series(&mut self) {
         self.measure.keep = false;
         self.rec = Default::default();
