@@ -330,9 +330,10 @@ fn the_engine_mode_is_chosen_from_the_world() {
     assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
 }
 
-/// A switch fed by more links than a node's tournament holds (128: the rest keep events), and
-/// links longer than a window may span (8.6 ms, with no samples to cut windows shorter), still
-/// agree exactly.
+/// A switch fed by more links than the default tournament holds (128: the tournament widens, and
+/// windows are cut to the time its keys have left), by more than the widest one holds (1,024: the
+/// rest keep events), and links longer than a window may span (8.6 ms, with no samples to cut
+/// windows shorter), still agree exactly.
 #[test]
 fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
     let line = |delay: &str, sources: u32, sampling: &str| {
@@ -345,6 +346,7 @@ fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
         )
     };
     assert_windowed_matches_single_queue("140 sources into one switch", &line("1ms", 140, "1ms"), None, "30ms");
+    assert_windowed_matches_single_queue("1,100 sources into one switch, 5 ms links", &line("5ms", 1100, "0s"), None, "30ms");
     assert_windowed_matches_single_queue("20 ms links, no samples", &line("20ms", 3, "0s"), None, "300ms");
 }
 

@@ -362,6 +362,7 @@ impl WorldBuilder {
             bound: (SimTime::ZERO, 0),
             node_inputs: Vec::new(),
             tournament: Vec::new(),
+            layout: Default::default(),
             arrive_lp: Vec::new(),
             port_lp: Vec::new(),
             vc_lp: Vec::new(),

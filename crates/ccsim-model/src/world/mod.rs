@@ -82,6 +82,8 @@ pub struct World {
     /// (`index_inputs`), in port order; the reused tournament over their heads.
     node_inputs: Vec<Vec<crate::ids::PortId>>,
     tournament: Vec<u64>,
+    /// Windowed mode: how the tournaments' keys split their bits (`index_inputs`).
+    layout: windows::TournamentLayout,
     /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its
     /// far end, its departures and timers to its own node, a VC's source events to its source
     /// host.

@@ -16,14 +16,76 @@ pub(in crate::world) const IN_TOURNAMENT: u32 = u32::MAX;
 /// A tournament leaf with no arrival left in the window (above every real key).
 const NO_ARRIVAL: u64 = u64::MAX;
 
-/// A tournament key (`World::tournament_key`): the time in the window above bit 31, the tie's
-/// 24-bit hash in bits 7..31, the leaf in bits 0..7. So a node's tournament holds at most 128
-/// pipes (others keep events) and a window spans less than 2^33 ps (8.6 ms).
-const TOURNAMENT_TIME_SHIFT: u32 = 31;
-const TOURNAMENT_LEAF_MASK: u64 = 0x7f;
-const MAX_TOURNAMENT_INPUTS: usize = 128;
-/// Below 2^33 ps, with room for the key's lower bits under `NO_ARRIVAL`.
-const MAX_WINDOW_SPAN: SimDuration = SimDuration::from_ps((1 << 33) - 2);
+/// How a tournament key (`World::tournament_key`) splits its 64 bits: the leaf in the low
+/// `leaf_bits`, the tie's 24-bit hash above it, the arrival's time in the window above that. More
+/// leaf bits let a node take more of its pipes into its tournament (the others' arrivals are
+/// queue events, a push and a pop in a heap as deep as their number) and leave fewer for the
+/// time: windows are then cut shorter than the links allow (each window costs a look at every
+/// node). `index_inputs` takes the fewest bits that hold the busiest node's pipes, from
+/// `MIN_LEAF_BITS` (128 pipes, windows up to 8.6 ms: every shipped preset) to `MAX_LEAF_BITS`
+/// (1,024 pipes, windows up to 1.07 ms).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::world) struct TournamentLayout {
+    leaf_bits: u32,
+}
+
+const MIN_LEAF_BITS: u32 = 7;
+const MAX_LEAF_BITS: u32 = 10;
+const HASH_BITS: u32 = 24;
+
+impl TournamentLayout {
+    /// The fewest leaf bits that hold `inputs` pipes, within the bounds above.
+    fn for_inputs(inputs: usize) -> Self {
+        let need = usize::BITS - inputs.saturating_sub(1).leading_zeros();
+        TournamentLayout { leaf_bits: need.clamp(MIN_LEAF_BITS, MAX_LEAF_BITS) }
+    }
+
+    #[inline]
+    fn time_shift(self) -> u32 {
+        self.leaf_bits + HASH_BITS
+    }
+
+    #[inline]
+    fn leaf_mask(self) -> u64 {
+        (1 << self.leaf_bits) - 1
+    }
+
+    fn max_inputs(self) -> usize {
+        1 << self.leaf_bits
+    }
+
+    /// The longest window: its times must fit above the hash, with room for the key's lower bits
+    /// under `NO_ARRIVAL`.
+    #[inline]
+    pub(in crate::world) fn max_span(self) -> SimDuration {
+        SimDuration::from_ps((1 << (64 - self.time_shift())) - 2)
+    }
+
+    /// The tournament keys of arrivals that certainly come before the event at `key` (a queue
+    /// key at or after `start`) are below the result; an arrival whose key agrees with it above
+    /// the leaf bits (same time, same hash) needs the full comparison. Arrivals rank first among
+    /// simultaneous events, so after any other kind of event at the same time come all of them.
+    #[inline]
+    fn arrivals_before(self, start: SimTime, key: (SimTime, u64)) -> u64 {
+        let offset = key.0.saturating_since(start).as_ps();
+        if offset >= self.max_span().as_ps() {
+            return NO_ARRIVAL;
+        }
+        let rank = key.1 >> 56;
+        if rank > 0 {
+            // Every arrival at that time comes first.
+            (offset + 1) << self.time_shift()
+        } else {
+            offset << self.time_shift() | (key.1 >> 32 & 0xff_ffff) << self.leaf_bits
+        }
+    }
+}
+
+impl Default for TournamentLayout {
+    fn default() -> Self {
+        TournamentLayout { leaf_bits: MIN_LEAF_BITS }
+    }
+}
 
 /// The shortest link delay at which a world runs in windows (`World::set_windowed`). Each
 /// window costs a visit to every node; below this, windows would hold too few cells to pay
@@ -46,13 +108,20 @@ impl World {
         // The key just after every event at `until`.
         let end = (until + SimDuration::from_ps(1), 0);
         loop {
-            let lookahead = (self.now + self.lookahead.min(MAX_WINDOW_SPAN), 0);
+            let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
             let observer = self.queue.peek_key();
             let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
             self.bound = bound;
             let start = self.now;
+            // One copy of the node loop per layout, its shifts and masks constants (a layout read
+            // at run time cost GFC1 1.2 % more instructions per hop).
             for i in 0..self.lps.len() {
-                self.run_node(i, start, bound);
+                match self.layout.leaf_bits {
+                    7 => self.run_node::<7>(i, start, bound),
+                    8 => self.run_node::<8>(i, start, bound),
+                    9 => self.run_node::<9>(i, start, bound),
+                    _ => self.run_node::<MAX_LEAF_BITS>(i, start, bound),
+                }
             }
             if Some(bound) == observer {
                 let (t, ev) = self.queue.pop().expect("peeked");
@@ -71,7 +140,7 @@ impl World {
     /// in its pipes, so a tournament over the pipes' heads yields them in the queue's order (time,
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
     /// the queue would have run them.
-    fn run_node(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
+    fn run_node<const LEAF_BITS: u32>(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
         // A node without tournament inputs (a host) and nothing queued before the window's end
         // has nothing to run (most hosts in most windows of a large world).
         if self.node_inputs[lp].is_empty() && self.lps[lp].peek_key().is_none_or(|k| k >= bound) {
@@ -81,13 +150,15 @@ impl World {
         // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
         // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
         // (`tournament_key`), ordered as the queue orders the arrivals' own keys.
-        let limit = Self::arrivals_before(start, bound);
+        let layout = TournamentLayout { leaf_bits: LEAF_BITS };
+        debug_assert_eq!(layout.leaf_bits, self.layout.leaf_bits);
+        let limit = layout.arrivals_before(start, bound);
         let mut tree = std::mem::take(&mut self.tournament);
         let size = inputs.len().next_power_of_two();
         tree.clear();
         tree.resize(2 * size, NO_ARRIVAL);
         for (j, &p) in inputs.iter().enumerate() {
-            tree[size + j] = self.tournament_key(p, j, start, limit);
+            tree[size + j] = self.tournament_key(layout, p, j, start, limit);
         }
         for i in (1..size).rev() {
             tree[i] = tree[2 * i].min(tree[2 * i + 1]);
@@ -98,11 +169,11 @@ impl World {
         // only when the queue changed.
         let next_queued = |w: &World| {
             let q = w.lps[lp].peek_key();
-            (q, q.map_or(NO_ARRIVAL, |q| Self::arrivals_before(start, q)), w.lps[lp].pushes())
+            (q, q.map_or(NO_ARRIVAL, |q| layout.arrivals_before(start, q)), w.lps[lp].pushes())
         };
         // A tournament key's place in the queue's order: (time, tie).
         let queue_key = |key: u64, p: PortId| {
-            let t = start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT);
+            let t = start + SimDuration::from_ps(key >> layout.time_shift());
             (t, Event::PipeArrival(p).tie(t))
         };
         let (mut queued, mut before_queued, mut pushes) = next_queued(self);
@@ -112,22 +183,22 @@ impl World {
             if self.lps[lp].pushes() != pushes {
                 (queued, before_queued, pushes) = next_queued(self);
             }
-            let leaf = (key & TOURNAMENT_LEAF_MASK) as usize;
+            let leaf = (key & layout.leaf_mask()) as usize;
             let first = key < before_queued
                 || (key != NO_ARRIVAL
-                    && key >> 7 == before_queued >> 7
+                    && key >> layout.leaf_bits == before_queued >> layout.leaf_bits
                     && queued.is_none_or(|q| queue_key(key, inputs[leaf]) < q));
             if first {
                 let p = inputs[leaf];
                 let ev = Event::PipeArrival(p);
                 self.current = Some(ev);
-                self.enter(start + SimDuration::from_ps(key >> TOURNAMENT_TIME_SHIFT), ev);
+                self.enter(start + SimDuration::from_ps(key >> layout.time_shift()), ev);
                 let (cell, _) = self.take_arrival(p);
                 // Replay the leaf's path: each parent is the smaller of its two children. (The
                 // tree's length is a power of two: masked indices need no bounds checks.)
                 let mask = tree.len() - 1;
                 let mut i = size + leaf;
-                let mut m = self.tournament_key(p, leaf, start, limit);
+                let mut m = self.tournament_key(layout, p, leaf, start, limit);
                 tree[i & mask] = m;
                 while i > 1 {
                     m = m.min(tree[(i ^ 1) & mask]);
@@ -148,44 +219,27 @@ impl World {
                 }
             }
         }
-        debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(p, j, start, limit) == NO_ARRIVAL));
+        debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(layout, p, j, start, limit) == NO_ARRIVAL));
         self.tournament = tree;
         self.node_inputs[lp] = inputs;
     }
 
-    /// The tournament keys of arrivals that certainly come before the event at `key` (a queue
-    /// key at or after `start`) are below the result; an arrival whose key agrees with it above
-    /// bit 7 (same time, same hash) needs the full comparison. Arrivals rank first among
-    /// simultaneous events, so after any other kind of event at the same time come all of them.
-    #[inline]
-    fn arrivals_before(start: SimTime, key: (SimTime, u64)) -> u64 {
-        let offset = key.0.saturating_since(start).as_ps();
-        if offset >= MAX_WINDOW_SPAN.as_ps() {
-            return NO_ARRIVAL;
-        }
-        let rank = key.1 >> 56;
-        if rank > 0 {
-            // Every arrival at that time comes first.
-            (offset + 1) << TOURNAMENT_TIME_SHIFT
-        } else {
-            offset << TOURNAMENT_TIME_SHIFT | (key.1 >> 32 & 0xff_ffff) << 7
-        }
-    }
-
     /// The tournament key of the next arrival over pipe `p` (leaf `leaf` of its node's
     /// tournament), if it comes before the window's end (`limit`, from `arrivals_before`): its
-    /// time in the window (from `start`, under `MAX_WINDOW_SPAN`), the 24-bit hash of its tie,
-    /// then the leaf. Among one node's arrivals this is the queue's order: the tie is the hash,
-    /// then the port, and leaves are in port order.
+    /// time in the window (from `start`, under the layout's `max_span`), the 24-bit hash of its
+    /// tie, then the leaf. Among one node's arrivals this is the queue's order: the tie is the
+    /// hash, then the port, and leaves are in port order.
     #[inline]
-    fn tournament_key(&self, p: PortId, leaf: usize, start: SimTime, limit: u64) -> u64 {
+    fn tournament_key(&self, layout: TournamentLayout, p: PortId, leaf: usize, start: SimTime, limit: u64) -> u64 {
         let Some(f) = self.ports[p.index()].pipe.front() else { return NO_ARRIVAL };
         let offset = f.arrival.saturating_since(start).as_ps();
         debug_assert!(f.arrival >= start);
-        if offset >= MAX_WINDOW_SPAN.as_ps() {
+        if offset >= layout.max_span().as_ps() {
             return NO_ARRIVAL;
         }
-        let key = offset << TOURNAMENT_TIME_SHIFT | shuffle(f.arrival.as_ps(), p.0 as u64 & 0xff_ffff) << 7 | leaf as u64;
+        let key = offset << layout.time_shift()
+            | shuffle(f.arrival.as_ps(), p.0 as u64 & 0xff_ffff) << layout.leaf_bits
+            | leaf as u64;
         // The window's end is a lookahead or chunk end (tie 0: arrivals at that time are after
         // it) or an observer (every arrival at its time is before it): no equal hashes to settle.
         if key < limit {
@@ -243,9 +297,15 @@ impl World {
         self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
         if on {
             let forward = self.crossed_forward(|_| true);
-            for (i, port) in self.ports.iter().enumerate() {
-                let inputs = &mut self.node_inputs[port.to.index()];
-                if !port.lazy_sink && forward[i] && inputs.len() < MAX_TOURNAMENT_INPUTS {
+            let joins = |i: usize| !self.ports[i].lazy_sink && forward[i];
+            let mut per_node = vec![0usize; self.nodes.len()];
+            for i in (0..self.ports.len()).filter(|&i| joins(i)) {
+                per_node[self.ports[i].to.index()] += 1;
+            }
+            self.layout = TournamentLayout::for_inputs(per_node.into_iter().max().unwrap_or(0));
+            for i in (0..self.ports.len()).filter(|&i| joins(i)) {
+                let inputs = &mut self.node_inputs[self.ports[i].to.index()];
+                if inputs.len() < self.layout.max_inputs() {
                     inputs.push(PortId(i as u32));
                     self.arrive_lp[i] = IN_TOURNAMENT;
                 }
@@ -298,5 +358,30 @@ impl World {
             self.schedule(t, ev);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fewest leaf bits that hold the busiest node's pipes, and what is left for the window.
+    #[test]
+    fn a_tournament_widens_with_its_busiest_node_and_shortens_its_windows() {
+        let bits = |n| TournamentLayout::for_inputs(n).leaf_bits;
+        assert_eq!((bits(0), bits(1), bits(128), bits(129), bits(256), bits(257)), (7, 7, 7, 8, 8, 9));
+        assert_eq!((bits(1024), bits(1025), bits(100_000)), (10, 10, 10));
+        assert_eq!(TournamentLayout::for_inputs(100).max_inputs(), 128);
+        assert_eq!(TournamentLayout::for_inputs(5000).max_inputs(), 1024);
+        // 2^33 ps (8.6 ms) with 7 leaf bits, 2^30 ps (1.07 ms) with 10; never under `MIN_WINDOW`.
+        assert_eq!(TournamentLayout::for_inputs(10).max_span(), SimDuration::from_ps((1 << 33) - 2));
+        assert_eq!(TournamentLayout::for_inputs(1000).max_span(), SimDuration::from_ps((1 << 30) - 2));
+        assert!(TournamentLayout::for_inputs(usize::MAX).max_span() > MIN_WINDOW);
+        // A key's fields do not overlap: the largest time, hash and leaf fit under `NO_ARRIVAL`.
+        for n in [1, 200, 1000] {
+            let l = TournamentLayout::for_inputs(n);
+            let key = (l.max_span().as_ps() << l.time_shift()) | (0xff_ffff << l.leaf_bits) | l.leaf_mask();
+            assert!(key < NO_ARRIVAL && key >> l.time_shift() == l.max_span().as_ps());
+        }
     }
 }
