@@ -6,7 +6,6 @@ TCP/IP networks.
     >>> r.sources.select("name", "acr_mbps", "maxmin_mbps")      # doctest: +SKIP
 """
 
-
 from .errors import CcsimError, CcsimWarning, InternalError, ScenarioError, SimulationError
 
 # Not `typing.TYPE_CHECKING`: importing `typing` (and the `re` it loads) is a third of the

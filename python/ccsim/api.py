@@ -263,9 +263,9 @@ def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: 
     if stream_series is not None:
         estimate, limit = sim.series_estimate_mb
         if stream_above_mb is None or estimate > min(stream_above_mb, limit):
-            from ._streamed import SeriesWriter
-
             from pathlib import Path
+
+            from ._streamed import SeriesWriter
 
             writer = SeriesWriter(Path(stream_series))
     notices = sim.notices
