@@ -1,8 +1,9 @@
 //! A finite FIFO port buffer that keeps the books: the policies only decide.
 //!
-//! The buffer holds a token per queued cell: its VC and the time its transmission ends. The
-//! cell itself already sits in the link pipe (see `Port`), so the buffer is pure bookkeeping:
-//! occupancy per VC and per port, and every drop with its reason.
+//! The buffer is pure bookkeeping: how many cells are queued, occupancy per VC where a policy
+//! reads it, and every drop with its reason. The cells themselves are elsewhere: a FIFO port's
+//! queued cells are the newest entries of its link pipe (they entered it with their arrival
+//! times at admission; see `Port`), a held discipline keeps its own.
 //!
 //! Every algorithm that decides whether a cell may enter (drop-tail today; EPD, PPD, Selective
 //! Drop, DEBRA's selective discard later) only returns a verdict; this type does the counting:
@@ -13,15 +14,13 @@
 //! Per-VC books (arrivals, drops, occupancy, and the number of VCs with cells queued) are kept
 //! only where a policy reads them (the frame-aware ones: EPD, PPD, Selective Drop, FBA, WBA), in
 //! a table of the VCs that reach the port (`VcTable`). Elsewhere a cell costs no per-VC work and
-//! the port keeps no per-VC memory: `books` counts a VC's queued tokens when asked. Per-VC
-//! totals over the route are the world's books (`Vc::books`), and per port the totals by reason.
+//! the port keeps no per-VC memory. Per-VC totals over the route are the world's books
+//! (`Vc::books`), and per port the totals by reason.
 
 use super::policy::{AnyBufferPolicy, Occupancy};
 use crate::cell::Cell;
 use crate::ids::VcId;
 use crate::vc_table::VcTable;
-use ccsim_engine::SimTime;
-use super::ring::Ring;
 
 /// Why a cell was dropped. An enum, never a string.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -99,22 +98,12 @@ impl Default for FrameState {
     }
 }
 
-/// A queued item of a FIFO port: when its transmission ends, whose it is, its wire size.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Token {
-    pub departure: SimTime,
-    pub vc: VcId,
-    pub size: u16,
-}
-
 /// `repr(C)`, per-cell fields first (see `Port`).
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct PortBuffer {
-    /// One token per queued cell or packet, in departure order.
-    cells: Ring<Token>,
     capacity: u32,
-    /// Cells in the buffer (FIFO tokens or cells held by an event-scheduled port).
+    /// Cells in the buffer (a FIFO port's newest pipe entries, or cells a held discipline holds).
     queued: u32,
     /// VCs with at least one cell queued (N_a).
     active_vcs: u32,
@@ -122,11 +111,11 @@ pub struct PortBuffer {
     /// (seed 001; docs/models/ubr/buffer-policies.md, "Model").
     keep_eom: bool,
     /// Per-VC books and `active_vcs` are kept on every change (a policy reads them); otherwise
-    /// none, and `books` derives the occupancy from the queued tokens.
+    /// none.
     live: bool,
     /// Untagged cells per VC are kept too (WBA). Such a port holds its cells (a held
-    /// discipline), so each departure knows its cell's tag: a tag in every FIFO token cost
-    /// ~8-38 instructions per cell-hop on GFC1, where nothing reads it (docs/benchmarks.md).
+    /// discipline), so each departure knows its cell's tag (a FIFO port's departures are
+    /// applied lazily, where nothing reads the tag; docs/benchmarks.md).
     count_tags: bool,
     policy: AnyBufferPolicy,
     books: VcTable<VcBooks>,
@@ -137,7 +126,6 @@ pub struct PortBuffer {
 impl PortBuffer {
     pub fn new(capacity: u32) -> Self {
         PortBuffer {
-            cells: Ring::default(),
             capacity,
             books: VcTable::new(),
             dropped: [0; DropReason::COUNT],
@@ -168,15 +156,9 @@ impl PortBuffer {
         &mut self.policy
     }
 
-    /// VCs with at least one cell queued (N_a).
-    pub fn active_vcs(&self) -> u32 {
-        if self.live {
-            return self.active_vcs;
-        }
-        let mut vcs: Vec<VcId> = self.cells.iter().map(|t| t.vc).collect();
-        vcs.sort_unstable();
-        vcs.dedup();
-        vcs.len() as u32
+    /// VCs with at least one cell queued (N_a), where the port keeps per-VC books.
+    pub fn active_vcs(&self) -> Option<u32> {
+        self.live.then_some(self.active_vcs)
     }
 
     #[inline]
@@ -194,21 +176,10 @@ impl PortBuffer {
     }
 
 
-
-    /// Offers a cell to a FIFO port. Frame-blind ports (and RM cells) use drop-tail per cell;
-    /// frame-aware policies decide at a frame's first cell and enforce it on the rest
-    /// (docs/models/ubr/buffer-policies.md, "Model"). The caller supplies the departure time only once the cell enters.
-    #[inline]
-    pub fn offer(&mut self, cell: &Cell, departure: impl FnOnce() -> SimTime) -> Result<SimTime, DropReason> {
-        self.admit(cell)?;
-        let dep = departure();
-        debug_assert!(!self.policy.counts_tags(), "a policy that counts tags runs on a held discipline");
-        self.cells.push_back(Token { departure: dep, vc: cell.vc, size: cell.size });
-        Ok(dep)
-    }
-
-    /// The books of an arrival without the FIFO token (ports that schedule departures as
-    /// events keep the cells themselves; they call `release` when one leaves).
+    /// Offers a cell: the books of an arrival, and whether it may enter. Frame-blind ports (and
+    /// RM cells) use drop-tail per cell; frame-aware policies decide at a frame's first cell and
+    /// enforce it on the rest (docs/models/ubr/buffer-policies.md, "Model"). The port keeps the
+    /// cell and calls `release` when it leaves.
     #[inline]
     pub fn admit(&mut self, cell: &Cell) -> Result<(), DropReason> {
         if self.live {
@@ -254,7 +225,7 @@ impl PortBuffer {
         Ok(())
     }
 
-    /// A cell of `vc` left (event-scheduled ports); `clp`: it was tagged.
+    /// A cell of `vc` left; `clp`: it was tagged.
     #[inline]
     pub fn release(&mut self, vc: VcId, clp: bool) {
         if self.live {
@@ -326,46 +297,9 @@ impl PortBuffer {
         self.count_drop(vc, reason);
     }
 
-    /// The queued FIFO tokens, oldest first.
-    pub fn tokens(&self) -> impl Iterator<Item = &Token> {
-        self.cells.iter()
-    }
-
-    /// When the cell at the head finishes transmission.
-    #[inline]
-    pub fn head_departure(&self) -> Option<SimTime> {
-        self.cells.front().map(|t| t.departure)
-    }
-
-    /// The FIFO token at the head: the item in transmission.
-    #[inline]
-    pub fn head(&self) -> Option<&Token> {
-        self.cells.front()
-    }
-
-    /// The head FIFO token leaves.
-    #[inline]
-    pub fn pop(&mut self) -> Option<Token> {
-        self.pop_departed(SimTime::MAX)
-    }
-
-    /// The head FIFO token leaves if its transmission ended by `now`.
-    #[inline]
-    pub fn pop_departed(&mut self, now: SimTime) -> Option<Token> {
-        let t = self.cells.pop_front_if(|t| t.departure <= now)?;
-        // No tag kept with a token: FIFO ports never count tags (`AnyBufferPolicy::counts_tags`).
-        self.release(t.vc, false);
-        Some(t)
-    }
-
-    /// The books of `vc` at this port. Without live books (see the module doc) only the
-    /// occupancy, counted from the queued tokens: FIFO ports only (an event-scheduled port holds
-    /// its cells).
-    pub fn books(&self, vc: VcId) -> VcBooks {
-        if self.live {
-            return self.books.get(vc).cloned().unwrap_or_default();
-        }
-        VcBooks { occupancy: self.cells.iter().filter(|t| t.vc == vc).count() as u32, ..Default::default() }
+    /// The books of `vc` at this port, where the port keeps per-VC books (see the module doc).
+    pub fn books(&self, vc: VcId) -> Option<VcBooks> {
+        self.live.then(|| self.books.get(vc).cloned().unwrap_or_default())
     }
 
     pub fn dropped(&self, reason: DropReason) -> u64 {
@@ -383,9 +317,36 @@ mod tests {
     use super::*;
     use crate::cell::Flags;
     use crate::port::policy::Epd;
+    use std::collections::VecDeque;
 
-    fn t(ps: u64) -> impl FnOnce() -> SimTime {
-        move || SimTime::from_ps(ps)
+    /// A buffer with its cells' VCs in FIFO order, as a FIFO port keeps them in its pipe.
+    struct Fifo {
+        b: PortBuffer,
+        vcs: VecDeque<VcId>,
+    }
+
+    impl Fifo {
+        fn new(b: PortBuffer) -> Self {
+            Fifo { b, vcs: VecDeque::new() }
+        }
+        fn offer(&mut self, cell: &Cell) -> Result<(), DropReason> {
+            self.b.admit(cell)?;
+            self.vcs.push_back(cell.vc);
+            Ok(())
+        }
+        /// The oldest cell leaves.
+        fn pop(&mut self) -> Option<VcId> {
+            let vc = self.vcs.pop_front()?;
+            self.b.release(vc, false);
+            Some(vc)
+        }
+    }
+
+    impl std::ops::Deref for Fifo {
+        type Target = PortBuffer;
+        fn deref(&self) -> &PortBuffer {
+            &self.b
+        }
     }
 
     fn data(vc: u32, eom: bool) -> Cell {
@@ -396,90 +357,87 @@ mod tests {
 
     #[test]
     fn drop_tail_keeps_the_port_s_books_and_no_per_vc_table() {
-        let mut b = PortBuffer::new(2);
-        assert!(b.offer(&data(0, false), t(1)).is_ok());
-        assert!(b.offer(&data(1, false), t(2)).is_ok());
-        assert_eq!(b.offer(&data(1, false), t(3)), Err(DropReason::Overflow));
+        let mut b = Fifo::new(PortBuffer::new(2));
+        assert!(b.offer(&data(0, false)).is_ok());
+        assert!(b.offer(&data(1, false)).is_ok());
+        assert_eq!(b.offer(&data(1, false)), Err(DropReason::Overflow));
         assert_eq!(b.dropped(DropReason::Overflow), 1);
-        assert_eq!(b.books(VcId(1)).occupancy, 1);
-        assert_eq!(b.active_vcs(), 2);
-        assert_eq!(b.head_departure(), Some(SimTime::from_ps(1)));
-        assert_eq!(b.pop().unwrap().vc, VcId(0));
-        assert_eq!(b.books(VcId(0)).occupancy, 0);
-        assert_eq!(b.active_vcs(), 1);
+        assert!(b.books(VcId(1)).is_none() && b.active_vcs().is_none());
+        assert_eq!(b.pop().unwrap(), VcId(0));
         assert_eq!(b.dropped_total(), 1);
         assert_eq!(b.len(), 1);
-        assert!(b.books.is_empty() && b.frames.is_empty(), "a frame-blind port keeps nothing per VC");
+        assert!(b.b.books.is_empty() && b.b.frames.is_empty(), "a frame-blind port keeps nothing per VC");
     }
 
     #[test]
     fn a_frame_aware_port_keeps_books_for_the_vcs_it_saw() {
-        let mut b = PortBuffer::new(2).with_policy(AnyBufferPolicy::Ppd, true);
-        assert!(b.offer(&data(7, false), t(1)).is_ok());
-        assert!(b.offer(&data(9, false), t(2)).is_ok());
-        assert_eq!(b.offer(&data(9, false), t(3)), Err(DropReason::Overflow));
-        let nine = b.books(VcId(9));
+        let mut b = Fifo::new(PortBuffer::new(2).with_policy(AnyBufferPolicy::Ppd, true));
+        assert!(b.offer(&data(7, false)).is_ok());
+        assert!(b.offer(&data(9, false)).is_ok());
+        assert_eq!(b.offer(&data(9, false)), Err(DropReason::Overflow));
+        let nine = b.books(VcId(9)).unwrap();
         assert_eq!((nine.arrived, nine.accepted, nine.dropped_total(), nine.occupancy), (2, 1, 1, 1));
-        assert_eq!(b.pop().unwrap().vc, VcId(7));
-        assert_eq!((b.books(VcId(7)).departed, b.books(VcId(7)).occupancy), (1, 0));
-        assert_eq!(b.active_vcs(), 1);
-        assert_eq!(b.books.len(), 2);
+        assert_eq!(b.pop().unwrap(), VcId(7));
+        let seven = b.books(VcId(7)).unwrap();
+        assert_eq!((seven.departed, seven.occupancy), (1, 0));
+        assert_eq!(b.active_vcs(), Some(1));
+        assert_eq!(b.b.books.len(), 2);
     }
 
     /// Offers a frame of `n` cells; returns how many entered.
-    fn frame(b: &mut PortBuffer, vc: u32, n: u32) -> u32 {
-        (0..n).filter(|&k| b.offer(&data(vc, k + 1 == n), t(0)).is_ok()).count() as u32
+    fn frame(b: &mut Fifo, vc: u32, n: u32) -> u32 {
+        (0..n).filter(|&k| b.offer(&data(vc, k + 1 == n)).is_ok()).count() as u32
     }
 
     #[test]
     fn ppd_discards_the_rest_of_a_frame_after_an_overflow_but_keeps_the_eom() {
-        let mut b = PortBuffer::new(5).with_policy(AnyBufferPolicy::Ppd, true);
+        let mut b = Fifo::new(PortBuffer::new(5).with_policy(AnyBufferPolicy::Ppd, true));
         assert_eq!(frame(&mut b, 0, 3), 3);
         // Two cells fit, the third overflows; the fourth is discarded although space frees.
-        assert!(b.offer(&data(1, false), t(0)).is_ok());
-        assert!(b.offer(&data(1, false), t(0)).is_ok());
-        assert_eq!(b.offer(&data(1, false), t(0)), Err(DropReason::Overflow));
+        assert!(b.offer(&data(1, false)).is_ok());
+        assert!(b.offer(&data(1, false)).is_ok());
+        assert_eq!(b.offer(&data(1, false)), Err(DropReason::Overflow));
         b.pop();
-        assert_eq!(b.offer(&data(1, false), t(0)), Err(DropReason::PartialDiscard));
-        assert!(b.offer(&data(1, true), t(0)).is_ok(), "the end-of-frame cell is kept");
+        assert_eq!(b.offer(&data(1, false)), Err(DropReason::PartialDiscard));
+        assert!(b.offer(&data(1, true)).is_ok(), "the end-of-frame cell is kept");
         // The next frame starts afresh.
         b.pop();
-        assert!(b.offer(&data(1, false), t(0)).is_ok());
+        assert!(b.offer(&data(1, false)).is_ok());
     }
 
     #[test]
     fn cell_drop_tail_keeps_admitting_cells_of_a_damaged_frame() {
-        let mut b = PortBuffer::new(1);
-        assert!(b.offer(&data(0, false), t(0)).is_ok());
-        assert!(b.offer(&data(0, false), t(0)).is_err());
+        let mut b = Fifo::new(PortBuffer::new(1));
+        assert!(b.offer(&data(0, false)).is_ok());
+        assert!(b.offer(&data(0, false)).is_err());
         b.pop();
-        assert!(b.offer(&data(0, false), t(0)).is_ok());
+        assert!(b.offer(&data(0, false)).is_ok());
     }
 
     #[test]
     fn epd_refuses_whole_frames_above_the_threshold() {
-        let mut b = PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 4 }), true);
+        let mut b = Fifo::new(PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 4 }), true));
         assert_eq!(frame(&mut b, 0, 4), 4);
         // Buffer at 4 = R: the next frame is refused whole, except its EOM cell.
         assert_eq!(frame(&mut b, 1, 3), 1);
-        assert_eq!(b.books(VcId(1)).dropped[DropReason::FrameDiscard.index()], 2);
+        assert_eq!(b.books(VcId(1)).unwrap().dropped[DropReason::FrameDiscard.index()], 2);
         // A frame already admitted below R finishes above it.
         for _ in 0..4 {
             b.pop();
         }
         b.pop();
-        assert!(b.offer(&data(0, false), t(0)).is_ok()); // starts at X = 0
+        assert!(b.offer(&data(0, false)).is_ok()); // starts at X = 0
         for _ in 0..5 {
-            assert!(b.offer(&data(1, true), t(0)).is_ok()); // single-cell frames fill to 6
+            assert!(b.offer(&data(1, true)).is_ok()); // single-cell frames fill to 6
         }
-        assert!(b.offer(&data(0, true), t(0)).is_ok(), "VC 0's frame completes above R");
+        assert!(b.offer(&data(0, true)).is_ok(), "VC 0's frame completes above R");
     }
 
     #[test]
     fn rm_cells_are_never_frame_discarded() {
-        let mut b = PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 1 }), true);
-        assert!(b.offer(&data(0, true), t(0)).is_ok());
+        let mut b = Fifo::new(PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 1 }), true));
+        assert!(b.offer(&data(0, true)).is_ok());
         let rm = Cell::frm(VcId(0), 1.0, 1.0, 0.0);
-        assert!(b.offer(&rm, t(0)).is_ok());
+        assert!(b.offer(&rm).is_ok());
     }
 }

@@ -6,15 +6,15 @@
 //! A FIFO port is work-conserving and never reorders, so the moment a cell is accepted its
 //! whole future is known: it leaves when the transmitter has finished everything ahead of it
 //! (`busy_until`), and reaches the far end one propagation delay later. The cell therefore
-//! goes straight into the pipe with its arrival time, and the buffer keeps only a token with
-//! the departure time; departures are applied lazily (`sync`) before anyone looks at the
-//! queue. This halves the events per cell-hop (no departure event) and the size of the event
+//! goes straight into the pipe with its arrival time, and the buffer only counts it: its
+//! queued cells are the pipe's newest entries, each departing one propagation delay before it
+//! arrives; departures are applied lazily (`sync`) before anyone looks at the queue. This halves the events per cell-hop (no departure event) and the size of the event
 //! queue, with exactly the same queue lengths, drops and timings as an event per departure.
 //! The only pending wake-up is the pipe's head arrival. Disciplines that reorder cannot know
 //! departures in advance: they hold their cells and have one departure event pending while
 //! they transmit (`discipline/`, whose module doc is the contract every discipline follows).
 //!
-//! Rooms: `ring.rs` (the rings pipes and tokens live in), `buffer.rs` (capacity and books),
+//! Rooms: `ring.rs` (the rings pipes live in), `buffer.rs` (capacity and books),
 //! `policy/` (who may enter), `discipline/` (who leaves when), `red.rs` (RED on IP ports),
 //! `loss.rs` (items lost on the link).
 
@@ -25,7 +25,7 @@ pub mod policy;
 mod red;
 mod ring;
 
-pub use buffer::{DropReason, PortBuffer, Token, VcBooks};
+pub use buffer::{DropReason, PortBuffer, VcBooks};
 pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, Credit, CreditParams, CreditStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority, Train};
 pub use loss::LinkLoss;
 pub use ring::Ring;
@@ -162,7 +162,7 @@ mod tests {
 #[repr(C, align(64))]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
-    pub pipe: Ring<InFlight, true>,
+    pub pipe: Ring<InFlight>,
     clock: TxClock,
     /// FIFO (departures known at admission) or a held discipline (departures as events).
     pub discipline: AnyDiscipline,
@@ -277,7 +277,12 @@ impl Port {
 
     /// The integral of the queue length up to `now` (after `sync(now)`), in cell·picoseconds.
     pub fn queue_area(&self, now: SimTime) -> u128 {
-        let to_come = self.buffer.tokens().map(|t| t.departure.saturating_since(now).as_ps() as u128).sum();
+        let queued = if self.is_event_scheduled() { 0 } else { self.buffer.len() as usize };
+        let len = self.pipe.len();
+        let to_come = (len - queued..len)
+            .filter_map(|i| self.pipe.get(i))
+            .map(|f| self.departure_of(f).saturating_since(now).as_ps() as u128)
+            .sum();
         self.queue.area_at(now, to_come)
     }
 

@@ -1,51 +1,63 @@
-//! A ring (first in, first out) of `Copy` items, for the link pipes and the buffer tokens: every
-//! cell-hop pops and pushes a few of these.
+//! A ring (first in, first out) of `Copy` items, for the link pipes: every cell-hop pops and
+//! pushes a few of these.
 //!
-//! A ring only grows. A `TIGHT` ring (the link pipes) grows by an eighth (`GROWTH`), so its
-//! capacity stays within 12.5 % of the most items it ever held: the cells in flight are most of a
-//! large run's memory (a 5 ms access link at 25 Mb/s holds ~300 cells), and doubling left up to
-//! half of every pipe empty. Its index wraps with a compare, a few instructions more per use than
-//! a mask (docs/benchmarks.md). The other rings (buffer tokens, a few per port) double and wrap
-//! with a mask. Spare slots hold copies of an item the ring holds, so a ring needs no `Default`
-//! and no uninitialised memory.
+//! A ring only grows, by an eighth (`GROWTH`), so its capacity stays within 12.5 % of the most
+//! items it ever held: the cells in flight are most of a large run's memory (a 5 ms access link
+//! at 25 Mb/s holds ~300 cells), and doubling left up to half of every pipe empty. Its index wraps
+//! with a compare, a few instructions more per use than a power-of-two mask (docs/benchmarks.md).
+//! Spare slots hold copies of an item the ring holds, so a ring needs no `Default` and no
+//! uninitialised memory.
+//!
+//! Every slot index the ring computes is below the storage's length (`wrap` of an index under
+//! twice the capacity, `head` always a slot), so slots are read and written without a bounds
+//! check (`slot`, `slot_mut`): a ring operation is a few instructions, and every cell-hop does
+//! several of them (docs/benchmarks.md). Debug builds check every index.
 
-/// A `TIGHT` ring grows by `1 / GROWTH` of its capacity when full.
+/// A ring grows by `1 / GROWTH` of its capacity when full.
 const GROWTH: usize = 8;
 
 #[derive(Clone, Debug)]
-pub struct Ring<T, const TIGHT: bool = false> {
-    /// Item `i` (0 = oldest) is at `wrap(head + i)`; `buf.len()` is a power of two unless `TIGHT`.
+pub struct Ring<T> {
+    /// Item `i` (0 = oldest) is at `wrap(head + i)`.
     buf: Vec<T>,
     head: usize,
     len: usize,
 }
 
-impl<T: Copy, const TIGHT: bool> Default for Ring<T, TIGHT> {
+impl<T: Copy> Default for Ring<T> {
     fn default() -> Self {
         Ring { buf: Vec::new(), head: 0, len: 0 }
     }
 }
 
-impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
+impl<T: Copy> Ring<T> {
     /// `i` (less than twice the capacity) as a slot index.
     #[inline]
     fn wrap(&self, i: usize) -> usize {
         let cap = self.buf.len();
-        if TIGHT {
-            if i >= cap { i - cap } else { i }
-        } else {
-            i & cap.wrapping_sub(1)
-        }
+        if i >= cap { i - cap } else { i }
+    }
+
+    /// Slot `i`, a slot index.
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &T {
+        debug_assert!(i < self.buf.len());
+        // SAFETY: every caller passes a slot index (`head`, or the result of `wrap` or `next`),
+        // which is below `buf.len()`; `buf`'s items are all initialised (spare slots hold copies).
+        unsafe { self.buf.get_unchecked(i) }
+    }
+
+    #[inline(always)]
+    fn slot_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < self.buf.len());
+        // SAFETY: as in `slot`.
+        unsafe { self.buf.get_unchecked_mut(i) }
     }
 
     /// The slot after `i` (a slot index).
     #[inline]
     fn next(&self, i: usize) -> usize {
-        if TIGHT {
-            if i + 1 == self.buf.len() { 0 } else { i + 1 }
-        } else {
-            (i + 1) & self.buf.len().wrapping_sub(1)
-        }
+        if i + 1 == self.buf.len() { 0 } else { i + 1 }
     }
 
     #[inline]
@@ -64,7 +76,7 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
             self.grow(item);
         }
         let i = self.wrap(self.head + self.len);
-        self.buf[i] = item;
+        *self.slot_mut(i) = item;
         self.len += 1;
     }
 
@@ -73,22 +85,7 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
         if self.len == 0 {
             return None;
         }
-        let item = self.buf[self.head];
-        self.head = self.next(self.head);
-        self.len -= 1;
-        Some(item)
-    }
-
-    /// Pops the oldest item if `pred` holds for it (one look at the head instead of two).
-    #[inline]
-    pub fn pop_front_if(&mut self, pred: impl FnOnce(&T) -> bool) -> Option<T> {
-        if self.len == 0 {
-            return None;
-        }
-        let item = self.buf[self.head];
-        if !pred(&item) {
-            return None;
-        }
+        let item = *self.slot(self.head);
         self.head = self.next(self.head);
         self.len -= 1;
         Some(item)
@@ -97,7 +94,7 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
     #[inline]
     pub fn front(&self) -> Option<&T> {
         // `head` is always a slot index: no wrap.
-        (self.len > 0).then(|| &self.buf[self.head])
+        (self.len > 0).then(|| self.slot(self.head))
     }
 
     /// Touches the slot `k` places after the head, if that is not past the end of the storage (a
@@ -112,12 +109,12 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
     /// The `i`-th oldest item.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&T> {
-        (i < self.len).then(|| &self.buf[self.wrap(self.head + i)])
+        (i < self.len).then(|| self.slot(self.wrap(self.head + i)))
     }
 
     /// Oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
-        (0..self.len).map(move |i| &self.buf[self.wrap(self.head + i)])
+        (0..self.len).map(move |i| self.slot(self.wrap(self.head + i)))
     }
 
     /// Slots allocated.
@@ -126,12 +123,12 @@ impl<T: Copy, const TIGHT: bool> Ring<T, TIGHT> {
         self.buf.len()
     }
 
-    /// Grows the capacity (doubling, or by `1 / GROWTH` if `TIGHT`; at least 16), keeping the
-    /// order; `filler` fills the spare slots.
+    /// Grows the capacity (by `1 / GROWTH`, to at least 16), keeping the order; `filler` fills
+    /// the spare slots.
     #[cold]
     fn grow(&mut self, filler: T) {
         let n = self.buf.len();
-        let cap = if TIGHT { n + n / GROWTH } else { n * 2 }.max(16);
+        let cap = (n + n / GROWTH).max(16);
         let mut buf = Vec::with_capacity(cap);
         buf.extend(self.iter().copied());
         buf.resize(cap, filler);
@@ -145,25 +142,20 @@ mod tests {
     use super::*;
     use std::collections::VecDeque;
 
-    /// Both kinds agree with `VecDeque` through growth and wrap-around.
+    /// A ring stays within an eighth (and 16 slots) of the most items it held.
     #[test]
-    fn behaves_like_vecdeque() {
-        behaves_like_vecdeque_with::<false>();
-        behaves_like_vecdeque_with::<true>();
-    }
-
-    /// A tight ring stays within an eighth (and 16 slots) of the most items it held.
-    #[test]
-    fn a_tight_ring_stays_near_its_largest_occupancy() {
+    fn a_ring_stays_near_its_largest_occupancy() {
         for n in [1usize, 17, 295, 300, 1000, 5000] {
-            let mut f: Ring<u32, true> = Ring::default();
+            let mut f: Ring<u32> = Ring::default();
             (0..n as u32).for_each(|x| f.push_back(x));
             assert!(f.capacity() >= n && f.capacity() <= (n + n / GROWTH).max(16), "{n} items: {} slots", f.capacity());
         }
     }
 
-    fn behaves_like_vecdeque_with<const TIGHT: bool>() {
-        let mut f: Ring<u64, TIGHT> = Ring::default();
+    /// A ring agrees with `VecDeque` through growth and wrap-around.
+    #[test]
+    fn behaves_like_vecdeque() {
+        let mut f: Ring<u64> = Ring::default();
         let mut d = VecDeque::new();
         let mut x = 0u64;
         for step in 0..20_000u64 {
@@ -179,14 +171,6 @@ mod tests {
             assert_eq!(f.len(), d.len());
             assert_eq!(f.front(), d.front());
             assert_eq!(f.get(2), d.get(2));
-            if step % 3 == 0 {
-                let odd = |x: &u64| x % 2 == 1;
-                let want = d.front().copied().filter(odd);
-                if want.is_some() {
-                    d.pop_front();
-                }
-                assert_eq!(f.pop_front_if(odd), want);
-            }
             if step % 997 == 0 {
                 assert!(f.iter().eq(d.iter()));
             }

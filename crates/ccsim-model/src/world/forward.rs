@@ -33,12 +33,12 @@ impl World {
 
     /// The head cell of pipe `p` reaches the far end now: it leaves the pipe and counts as a
     /// hop; the result is the cell and when the pipe's next cell arrives. (Its departure from
-    /// the buffer is applied by the port's next `sync`, at its own time: everything that reads
-    /// the port syncs it first.)
+    /// the buffer is applied by the port's next `sync` or as it leaves the pipe: everything that
+    /// reads the port syncs it first.)
     #[inline(always)]
     pub(in crate::world) fn take_arrival(&mut self, p: PortId) -> (Cell, Option<SimTime>) {
         let port = &mut self.ports[p.index()];
-        let InFlight { arrival, cell } = port.pipe.pop_front().expect("an arrival has a cell");
+        let InFlight { arrival, cell } = port.pop_arrival().expect("an arrival has a cell");
         debug_assert_eq!(arrival, self.now);
         port.delivered += 1;
         let next = port.pipe.front().map(|n| n.arrival);

@@ -132,7 +132,7 @@ impl World {
             if t > until || (cell.is_rm() && !with_rm) {
                 break;
             }
-            port.pipe.pop_front();
+            port.pop_arrival();
             port.delivered += 1;
             if cell.is_rm() {
                 port.sink_rm -= 1;

@@ -237,6 +237,7 @@ impl Erica {
         self.intervals + 2
     }
 
+    #[inline]
     fn mark_active(&mut self, vc: VcId) {
         let now = self.stamp();
         let e = self.vcs.entry(vc);
@@ -270,6 +271,7 @@ fn ewma(prev: Option<f64>, now: f64, alpha: f64) -> f64 {
 }
 
 impl AbrSwitch for Erica {
+    #[inline]
     fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
         self.abr_cells += 1;
         self.mark_active(cell.vc);

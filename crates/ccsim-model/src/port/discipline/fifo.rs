@@ -1,8 +1,11 @@
 //! FIFO, the fast path: an admitted cell's departure is known at admission (the transmitter
 //! finishes everything ahead of it first), so it goes straight into the link pipe with its
-//! arrival time and the buffer keeps only a token; `Port::sync` applies departures lazily
-//! before anything reads the queue. Exactly the queue lengths, drops and timings of an event
-//! per departure, with no departure events. RED (IP ports) decides before the buffer, seeing
+//! arrival time, and the buffer only counts it. The queued cells are then the pipe's newest
+//! `buffer.len()` entries, each departing one propagation delay before it arrives; `Port::sync`
+//! applies departures lazily before anything reads the queue, and a cell that reaches the far
+//! end before any sync departs as it leaves the pipe (`Port::pop_arrival`). Exactly the queue
+//! lengths, drops and timings of an event per departure, with no departure events and nothing
+//! stored per queued cell beyond its pipe entry. RED (IP ports) decides before the buffer, seeing
 //! the packets waiting behind the one on the wire; a full buffer's drop is an overflow even
 //! when RED would have dropped the packet, and tells RED (ns-2's forced drops).
 
@@ -16,7 +19,8 @@ impl Port {
     /// caller then schedules the arrival).
     #[inline]
     pub fn offer(&mut self, now: SimTime, cell: Cell) -> Result<(SimTime, bool), DropReason> {
-        debug_assert!(self.buffer.head_departure().is_none_or(|d| d > now), "sync before offer");
+        debug_assert!(self.queued_head().is_none_or(|f| self.departure_of(f) > now), "sync before offer");
+        debug_assert!(!self.buffer.policy().counts_tags(), "a policy that counts tags runs on a held discipline");
         if let Some(red) = self.red.as_mut() {
             let idle_since = self.buffer.is_empty().then_some(self.busy_until);
             // After `sync` a non-empty buffer's head is on the wire.
@@ -27,22 +31,14 @@ impl Port {
                 return Err(DropReason::Early);
             }
         }
-        let clock = &mut self.clock;
-        let busy_until = &mut self.busy_until;
-        let offered = self.buffer.offer(&cell, || {
-            let t = now.max(*busy_until) + clock.tx_time(cell.bits());
-            *busy_until = t;
-            t
-        });
-        let dep = match offered {
-            Ok(dep) => dep,
-            Err(reason) => {
-                if let Some(red) = self.red.as_mut() {
-                    red.on_overflow();
-                }
-                return Err(reason);
+        if let Err(reason) = self.buffer.admit(&cell) {
+            if let Some(red) = self.red.as_mut() {
+                red.on_overflow();
             }
-        };
+            return Err(reason);
+        }
+        let dep = now.max(self.busy_until) + self.clock.tx_time(cell.bits());
+        self.busy_until = dep;
         self.queue.admit(now, dep, self.buffer.len());
         let arrival = dep + self.delay;
         let head = self.pipe.is_empty();
@@ -50,14 +46,61 @@ impl Port {
         Ok((arrival, head))
     }
 
+    /// The oldest cell a FIFO port still has queued: the pipe entry `buffer.len()` from the end
+    /// (none for a held discipline, whose queued cells are not in the pipe).
+    #[inline]
+    pub fn queued_head(&self) -> Option<&InFlight> {
+        let queued = self.buffer.len() as usize;
+        if queued == 0 || self.is_event_scheduled() {
+            return None;
+        }
+        self.pipe.get(self.pipe.len() - queued)
+    }
+
+    /// When a FIFO port's pipe entry finished (or finishes) transmission.
+    #[inline]
+    pub fn departure_of(&self, f: &InFlight) -> SimTime {
+        SimTime::from_ps(f.arrival.as_ps() - self.delay.as_ps())
+    }
+
     /// Applies every departure up to `now`: the queue length and its statistics then hold
-    /// for `now`.
+    /// for `now`. A queued cell departs one propagation delay before it arrives.
     #[inline]
     pub fn sync(&mut self, now: SimTime) {
-        while let Some(token) = self.buffer.pop_departed(now) {
-            self.departed += 1;
-            self.departed_bits += token.size as u64 * 8;
+        let queued = self.buffer.len() as usize;
+        if queued == 0 || self.is_event_scheduled() {
+            return;
         }
+        let len = self.pipe.len();
+        debug_assert!(queued <= len, "a FIFO port's queued cells are in its pipe");
+        for i in len - queued..len {
+            let f = *self.pipe.get(i).expect("queued cells are in the pipe");
+            if self.departure_of(&f) > now {
+                break;
+            }
+            self.fifo_depart(&f.cell);
+        }
+    }
+
+    /// A FIFO port's queued cell finished transmission.
+    #[inline]
+    fn fifo_depart(&mut self, cell: &Cell) {
+        self.departed += 1;
+        self.departed_bits += cell.bits();
+        // No tag kept with the cell: FIFO ports never count tags (`AnyBufferPolicy::counts_tags`).
+        self.buffer.release(cell.vc, false);
+    }
+
+    /// The pipe's head reached the far end: it leaves the pipe. On a FIFO port not synced since
+    /// it finished transmission, it is still counted queued: it departs now (the cells behind it
+    /// depart at the next `sync`).
+    #[inline]
+    pub fn pop_arrival(&mut self) -> Option<InFlight> {
+        if self.buffer.len() as usize >= self.pipe.len() && !self.is_event_scheduled() {
+            let f = *self.pipe.front()?;
+            self.fifo_depart(&f.cell);
+        }
+        self.pipe.pop_front()
     }
 }
 

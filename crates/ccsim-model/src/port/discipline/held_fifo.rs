@@ -1,5 +1,5 @@
-//! First in, first out, holding the cells: for ports that need each departing cell itself, not
-//! a token (a buffer policy that counts tagged cells per VC, WBA). Same order and timing as the
+//! First in, first out, holding the cells: for ports that need each departing cell's tag when it
+//! leaves, not later (a buffer policy that counts tagged cells per VC, WBA). Same order and timing as the
 //! FIFO fast path, with a departure event per cell.
 
 use super::{HeldOrder, Next};

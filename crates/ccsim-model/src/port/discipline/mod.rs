@@ -5,8 +5,8 @@
 //!
 //! - **FIFO** (`fifo.rs`, the fast path): work-conserving and never reordering, so an admitted
 //!   cell's departure is known at admission. The cell goes straight into the link pipe with its
-//!   arrival time and the buffer keeps a token (departure time, VC, size); departures are
-//!   applied lazily by `Port::sync`. No departure events.
+//!   arrival time and the buffer only counts it (the queued cells are the pipe's newest
+//!   entries); departures are applied lazily by `Port::sync`. No departure events.
 //! - **Held** disciplines (`Held`, the `AnyHeldOrder` family): the port holds its cells and the
 //!   transmitter takes one at a time, so departures are events (`World`'s `PortDeparture`).
 //!   Only ports that use one pay for it (the state is boxed; FIFO ports keep their layout).
@@ -192,7 +192,7 @@ impl Port {
     pub fn bits_sent_at(&self, now: SimTime) -> f64 {
         let rate = self.rate_bps() as f64 / ccsim_engine::PS_PER_SEC as f64;
         let in_progress = match &self.discipline {
-            AnyDiscipline::Fifo => self.buffer.head().map(|t| (t.departure, t.size as f64 * 8.0)),
+            AnyDiscipline::Fifo => self.queued_head().map(|f| (self.departure_of(f), f.cell.bits() as f64)),
             AnyDiscipline::Held(h) => match &h.order {
                 AnyHeldOrder::Credit(Credit { train: Some(t), .. }) => t.in_progress(now),
                 _ => h.in_service.as_ref().map(|c| (h.service_end, c.bits() as f64)),
