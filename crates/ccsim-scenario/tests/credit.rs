@@ -24,7 +24,15 @@ fn run(s: &Value) -> Value {
 /// `run` where links may lose cells: conservation (link losses included) and the receivers'
 /// limits still hold.
 fn run_lossy(s: &Value) -> Value {
+    run_lossy_with(s, true)
+}
+
+/// `run_lossy`, with credit trains or with an event per departure.
+fn run_lossy_with(s: &Value, trains: bool) -> Value {
     let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
+    if !trains {
+        r.world_mut().disable_credit_trains();
+    }
     r.run_to_end();
     let v = r.finish().unwrap();
     assert_eq!(v["conservation_ok"], true);
@@ -188,6 +196,25 @@ fn frequent_bscs_on_fractional_cell_times_find_nothing_lost() {
     let v = run(&s);
     let bscs: u64 = v["ports"].as_array().unwrap().iter().filter_map(|p| p["bsc_sent"].as_u64()).sum();
     assert!(bscs > 2000, "{bscs} BSCs");
+}
+
+/// T_BSC (1 ms) shorter than the hop's credit round trip (2 ms + 34 cell times): the access
+/// port's first BSC round is due before its first BSU leaves, so the port's credit event must be
+/// armed when it first sends, not by its first control cell (then the round lay in the past: a
+/// debug build panicked; a release build ran the event at the later clock, where it did nothing,
+/// and the hop's BSUs never took effect: Policy_Limit cells, then a stall). The BSCs' answers
+/// only add BSUs: the hop carries at least Policy_Limit cells per first-BSU time, with credit
+/// trains and with an event per departure.
+#[test]
+fn bsc_rounds_faster_than_the_credit_round_trip_keep_the_hop_going() {
+    let s = scenario(json!({"n2": 32, "policy_limit": 64, "t_bsc": "1ms"}));
+    let least = 64.0 / first_bsu_s(32) / LINK_CELLS_PER_S;
+    for trains in [true, false] {
+        let v = run_lossy_with(&s, trains);
+        let got = access_utilization(&v);
+        assert!(got > least * 0.98, "trains {trains}: {got:.4} < {least:.4}");
+        assert_eq!(v["connections"][0]["timeouts"], 0, "trains {trains}");
+    }
 }
 
 /// Check 4: cells lost on a credit-controlled hop take their credit with them (the receiver never

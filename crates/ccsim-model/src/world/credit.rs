@@ -11,7 +11,7 @@
 use super::{Event, World};
 use crate::cell::Cell;
 use crate::ids::{PortId, VcId};
-use crate::port::Control;
+use crate::port::{Control, Credit};
 
 impl World {
     /// A cell left credit-controlled port `p` (its transmission ended): one cell fewer in the
@@ -48,6 +48,17 @@ impl World {
         let at = self.now + port.delay + port.cell_time();
         port.credit_mut().expect("a credit port").send(at, msg);
         self.credit_rearm(p);
+    }
+
+    /// Credit port `p` started a cell now. If it is the port's first, its BSC rounds start: its
+    /// credit event is armed now for the first (at T_BSC, or T_BSC after now if that is later).
+    /// Nothing else arms it before the port's first control cell, a BSU that leaves only when the
+    /// receiver has forwarded N2 cells; with T_BSC shorter than that, the round would be past.
+    #[inline]
+    pub(in crate::world) fn credit_started(&mut self, p: PortId) {
+        if self.ports[p.index()].credit().is_some_and(Credit::rounds_unarmed) {
+            self.credit_rearm(p);
+        }
     }
 
     /// Keeps exactly one pending `Credit` event per port, at its credit state's next due time.

@@ -119,6 +119,7 @@ impl World {
             self.trace_offered(p, &cell, now, TraceReason::None);
         }
         self.train_fill(p);
+        self.credit_started(p);
     }
 
     /// Train port `p` (brought up to now) schedules what its credit allows.

@@ -71,6 +71,7 @@ impl World {
         }
         if let Some(t) = next {
             self.schedule(t, Event::PortDeparture(p));
+            self.credit_started(p);
         }
     }
 
@@ -142,6 +143,7 @@ impl World {
                 }
                 if let Some(t) = next {
                     self.schedule(t, Event::PortDeparture(p));
+                    self.credit_started(p);
                 }
             }
             Err(reason) => self.refused(p, cell, now, reason),

@@ -119,7 +119,8 @@ pub struct Credit {
     control: VecDeque<(SimTime, Control)>,
     /// The next round of BSCs (moved to T_BSC after the first send when it is past).
     next_bsc: SimTime,
-    /// A connection has sent: BSC rounds run from then on.
+    /// A connection has sent: BSC rounds run from then on (the world arms the first one at that
+    /// send, `World::credit_started`).
     sent: bool,
     /// The time of the pending `Credit` event (a later one supersedes it).
     pub event_at: Option<SimTime>,
@@ -299,6 +300,13 @@ impl Credit {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// A connection has sent, and no `Credit` event is pending: the BSC rounds are not armed yet
+    /// (only at the port's first send; from then on a round or a control cell is always due).
+    #[inline]
+    pub fn rounds_unarmed(&self) -> bool {
+        self.sent && self.event_at.is_none()
     }
 
     /// The receiver's N2_Counter of `vc` on this hop: cells it forwarded since its last BSU.
