@@ -49,12 +49,13 @@ build: $(STAMP)
 	@$(PY) -c 'import ccsim._core' 2>/dev/null || { rm -f $(STAMP); $(MAKE) --no-print-directory $(STAMP); }
 	@$(PY) -m compileall -q python/ccsim >/dev/null
 
+# The Rust suite runs in the `checked` profile: optimised, with debug assertions and overflow checks.
 test: build
-	cargo test --release --workspace --exclude ccsim-py
+	cargo test --profile checked --workspace --exclude ccsim-py
 	$(PY) -m pytest -q tests
 
 test-rust:
-	cargo test --release --workspace --exclude ccsim-py
+	cargo test --profile checked --workspace --exclude ccsim-py
 
 test-python: build
 	$(PY) -m pytest -q tests
@@ -87,7 +88,7 @@ bench: build
 # each Rust property test (the loader and the unit parsers on arbitrary text); about 10 minutes.
 fuzz: build
 	CCSIM_FUZZ_EXAMPLES=50000 $(PY) -m pytest -q tests/test_fuzz_scenarios.py
-	PROPTEST_CASES=100000 cargo test --release -p ccsim-scenario -- never_panic
+	PROPTEST_CASES=100000 cargo test --profile checked -p ccsim-scenario -- never_panic
 
 # A wheel for other machines: release build, stripped, tagged manylinux2014 (glibc 2.17 and later;
 # zig links against that glibc, so no container is needed), into target/wheels/.

@@ -93,6 +93,29 @@ impl Default for TournamentLayout {
 /// modes give the same results.
 pub const MIN_WINDOW: SimDuration = SimDuration::from_micros(100);
 
+/// The tournament key of an arrival at `arrival` (none: the pipe is empty) over pipe `p`, leaf
+/// `leaf` of its node's tournament, if it comes before the window's end (`limit`, from
+/// `arrivals_before`): its time in the window (from `start`, under the layout's `max_span`), the
+/// 24-bit hash of its tie, then the leaf. Among one node's arrivals this is the queue's order: the
+/// tie is the hash, then the port, and leaves are in port order.
+#[inline]
+fn key_of_arrival(layout: TournamentLayout, arrival: Option<SimTime>, p: PortId, leaf: usize, start: SimTime, limit: u64) -> u64 {
+    let Some(arrival) = arrival else { return NO_ARRIVAL };
+    let offset = arrival.saturating_since(start).as_ps();
+    debug_assert!(arrival >= start);
+    if offset >= layout.max_span().as_ps() {
+        return NO_ARRIVAL;
+    }
+    let key = offset << layout.time_shift() | shuffle(arrival.as_ps(), p.0 as u64 & 0xff_ffff) << layout.leaf_bits | leaf as u64;
+    // The window's end is a lookahead or chunk end (tie 0: arrivals at that time are after it) or
+    // an observer (every arrival at its time is before it): no equal hashes to settle.
+    if key < limit {
+        key
+    } else {
+        NO_ARRIVAL
+    }
+}
+
 impl World {
     /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
@@ -193,12 +216,12 @@ impl World {
                 let ev = Event::PipeArrival(p);
                 self.current = Some(ev);
                 self.enter(start + SimDuration::from_ps(key >> layout.time_shift()), ev);
-                let (cell, _) = self.take_arrival(p);
+                let (cell, next) = self.take_arrival(p);
                 // Replay the leaf's path: each parent is the smaller of its two children. (The
                 // tree's length is a power of two: masked indices need no bounds checks.)
                 let mask = tree.len() - 1;
                 let mut i = size + leaf;
-                let mut m = self.tournament_key(layout, p, leaf, start, limit);
+                let mut m = key_of_arrival(layout, next, p, leaf, start, limit);
                 tree[i & mask] = m;
                 while i > 1 {
                     m = m.min(tree[(i ^ 1) & mask]);
@@ -225,28 +248,11 @@ impl World {
     }
 
     /// The tournament key of the next arrival over pipe `p` (leaf `leaf` of its node's
-    /// tournament), if it comes before the window's end (`limit`, from `arrivals_before`): its
-    /// time in the window (from `start`, under the layout's `max_span`), the 24-bit hash of its
-    /// tie, then the leaf. Among one node's arrivals this is the queue's order: the tie is the
-    /// hash, then the port, and leaves are in port order.
+    /// tournament), if it comes before the window's end (`limit`, from `arrivals_before`).
     #[inline]
     fn tournament_key(&self, layout: TournamentLayout, p: PortId, leaf: usize, start: SimTime, limit: u64) -> u64 {
-        let Some(f) = self.ports[p.index()].pipe.front() else { return NO_ARRIVAL };
-        let offset = f.arrival.saturating_since(start).as_ps();
-        debug_assert!(f.arrival >= start);
-        if offset >= layout.max_span().as_ps() {
-            return NO_ARRIVAL;
-        }
-        let key = offset << layout.time_shift()
-            | shuffle(f.arrival.as_ps(), p.0 as u64 & 0xff_ffff) << layout.leaf_bits
-            | leaf as u64;
-        // The window's end is a lookahead or chunk end (tie 0: arrivals at that time are after
-        // it) or an observer (every arrival at its time is before it): no equal hashes to settle.
-        if key < limit {
-            key
-        } else {
-            NO_ARRIVAL
-        }
+        let next = self.ports[p.index()].pipe.front().map(|f| f.arrival);
+        key_of_arrival(layout, next, p, leaf, start, limit)
     }
 
     /// Why this world cannot run in windows, if it cannot: every event must belong to one node
