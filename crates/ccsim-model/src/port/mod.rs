@@ -156,8 +156,8 @@ mod tests {
 }
 
 /// `repr(C)` with the fields every cell touches first, and aligned to a cache line: a port is
-/// 640 bytes (its scheme, RED and IP control boxed), and ~100 ports do not fit in L1, so every
-/// line a cell touches is likely a miss. The per-cell fields (up to the buffer's books) span five
+/// 576 bytes (its scheme, RED and IP control boxed), and ~100 ports do not fit in L1, so every
+/// line a cell touches is likely a miss. The per-cell fields (up to the buffer's counts) span four
 /// lines; with rustc's ordering they spread over twice as many.
 #[repr(C, align(64))]
 pub struct Port {

@@ -343,7 +343,7 @@ impl WorldBuilder {
             node_gateway[hub.index()] = g;
         }
         let gateways: Vec<Gateway> = self.gateways.into_iter().map(|(_, g)| g).collect();
-        // The tables grew by doubling: up to half of each (the ports' at 640 bytes a port) empty.
+        // The tables grew by doubling: up to half of each (the ports' at 576 bytes a port) empty.
         let (mut nodes, mut ports, mut vcs) = (self.nodes, self.ports, self.vcs);
         nodes.shrink_to_fit();
         ports.shrink_to_fit();
