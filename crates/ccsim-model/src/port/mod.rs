@@ -277,12 +277,7 @@ impl Port {
 
     /// The integral of the queue length up to `now` (after `sync(now)`), in cell·picoseconds.
     pub fn queue_area(&self, now: SimTime) -> u128 {
-        let queued = if self.is_event_scheduled() { 0 } else { self.buffer.len() as usize };
-        let len = self.pipe.len();
-        let to_come = (len - queued..len)
-            .filter_map(|i| self.pipe.get(i))
-            .map(|f| self.departure_of(f).saturating_since(now).as_ps() as u128)
-            .sum();
+        let to_come = self.queued_entries().map(|f| self.departure_of(f).saturating_since(now).as_ps() as u128).sum();
         self.queue.area_at(now, to_come)
     }
 

@@ -46,15 +46,17 @@ impl Port {
         Ok((arrival, head))
     }
 
-    /// The oldest cell a FIFO port still has queued: the pipe entry `buffer.len()` from the end
-    /// (none for a held discipline, whose queued cells are not in the pipe).
-    #[inline]
+    /// A FIFO port's queued cells, oldest first: its pipe's newest `buffer.len()` entries (none
+    /// for a held discipline, whose queued cells are not in the pipe).
+    pub fn queued_entries(&self) -> impl Iterator<Item = &InFlight> {
+        let queued = if self.is_event_scheduled() { 0 } else { self.buffer.len() as usize };
+        let len = self.pipe.len();
+        (len - queued..len).filter_map(|i| self.pipe.get(i))
+    }
+
+    /// The oldest cell a FIFO port still has queued (the one on the wire after `sync`).
     pub fn queued_head(&self) -> Option<&InFlight> {
-        let queued = self.buffer.len() as usize;
-        if queued == 0 || self.is_event_scheduled() {
-            return None;
-        }
-        self.pipe.get(self.pipe.len() - queued)
+        self.queued_entries().next()
     }
 
     /// When a FIFO port's pipe entry finished (or finishes) transmission.
@@ -120,6 +122,35 @@ mod tests {
         let rng = RngStream::new(StreamKey { seed: 1, replication: 0, component: 0, purpose: 0 });
         port.red = Some(Box::new(Red::new(p, 10_000_000, rng)));
         port
+    }
+
+    /// A FIFO port's queued cells are its pipe's newest entries, each departing one propagation
+    /// delay before it arrives: `sync` departs those whose transmission ended, a cell reaching
+    /// the far end before any sync departs as it leaves the pipe, and the queue integral counts
+    /// each cell's whole stay.
+    #[test]
+    fn a_fifo_port_s_queue_is_its_pipe_s_newest_entries() {
+        // 424 bits at 424 kb/s: a cell time of 1 ms; a propagation delay of half that.
+        let ms = |x: f64| SimTime::from_ps((x * 1e9) as u64);
+        let mut port = Port::new("p".into(), "l".into(), NodeId(0), NodeId(1), 424_000, SimDuration::from_micros(500), 10, None, true);
+        for vc in 0..3 {
+            port.offer(SimTime::ZERO, Cell::data(VcId(vc))).unwrap();
+        }
+        assert_eq!((port.buffer.len(), port.pipe.len()), (3, 3));
+        assert_eq!(port.queued_head().map(|f| port.departure_of(f)), Some(ms(1.0)));
+        // The first cell reaches the far end at 1.5 ms, the port not synced since it departed at 1 ms.
+        let head = port.pop_arrival().unwrap();
+        assert_eq!((head.arrival, head.cell.vc, port.departed), (ms(1.5), VcId(0), 1));
+        assert_eq!((port.buffer.len(), port.pipe.len()), (2, 2));
+        port.sync(ms(1.9));
+        assert_eq!(port.buffer.len(), 2);
+        port.sync(ms(2.0));
+        assert_eq!((port.buffer.len(), port.departed, port.departed_bits), (1, 2, 2 * 424));
+        assert_eq!(port.queued_head().unwrap().cell.vc, VcId(2));
+        // Stays of 1, 2 and 3 ms: 6 cell·ms by 3 ms, 5.5 by 2.5 ms (the third cell's last half to come).
+        assert_eq!(port.queue_area(ms(2.5)), 5_500_000_000);
+        port.sync(ms(3.0));
+        assert_eq!((port.buffer.len(), port.pipe.len(), port.queue_area(ms(3.0))), (0, 2, 6_000_000_000));
     }
 
     fn offer(port: &mut Port) -> Result<(), DropReason> {
