@@ -7,6 +7,13 @@
 //! overload factor is `z = input / (U · capacity)`. A VC is offered the larger of an equal
 //! share of the target capacity and its own rate scaled by `1/z`: the second term drives the
 //! link to the target load in one round trip, the first pulls small VCs up towards max-min.
+//!
+//! An interval that ends by time needs no timer event in plain ERICA: its end reads only the
+//! time and the link rate, and only the port's hooks read what it computes, each at an arrival,
+//! which runs before a timer at the same picosecond. So every hook first ends the intervals whose
+//! deadline passed before it (`catch_up`), each at its own deadline: the results of a timer per
+//! interval, without an event and a queue entry per idle port and millisecond. ERICA+ reads the
+//! queue length at an interval's end and keeps its timer.
 
 use super::erica_plus::QueueControl;
 use super::{AbrSwitch, PortView};
@@ -123,6 +130,11 @@ pub struct Erica {
     intervals: u64,
     /// VCs counted as active in this interval.
     counted_now: u32,
+    /// Intervals that end by time are ended by the hooks (`catch_up`), not a timer: plain ERICA
+    /// (see the module doc).
+    lazy: bool,
+    /// When the interval ends by time, if the hooks end it; `SimTime::MAX` when a timer does.
+    lazy_deadline: SimTime,
 }
 
 impl Erica {
@@ -131,7 +143,6 @@ impl Erica {
         // Before the first interval ends: one VC assumed, z = 1 (start-up, docs/models/abr/erica.md,
         // "Deviations and implementation choices").
         Erica {
-            p,
             interval_start: SimTime::ZERO,
             abr_cells: 0,
             background_cells: 0,
@@ -146,11 +157,45 @@ impl Erica {
             avg_target: None,
             intervals: 0,
             counted_now: 0,
+            lazy: p.queue_control.is_none() && !p.interval.is_zero(),
+            lazy_deadline: SimTime::MAX,
+            p,
+        }
+        .with_deadline()
+    }
+
+    fn with_deadline(mut self) -> Self {
+        self.set_deadline();
+        self
+    }
+
+    fn set_deadline(&mut self) {
+        self.lazy_deadline = if self.lazy { self.interval_start + self.p.interval } else { SimTime::MAX };
+    }
+
+    /// Ends the intervals whose deadline came before `view.now`, each at its deadline.
+    #[inline(always)]
+    fn catch_up(&mut self, view: &PortView) {
+        if self.lazy_deadline < view.now {
+            self.end_past_intervals(view);
+        }
+    }
+
+    /// `catch_up`'s work, out of the per-cell path (an interval ends every 50 cells or 1 ms).
+    #[cold]
+    #[inline(never)]
+    fn end_past_intervals(&mut self, view: &PortView) {
+        while self.lazy_deadline < view.now {
+            self.end_interval(&PortView { now: self.lazy_deadline, ..*view });
         }
     }
 
     pub fn params(&self) -> &EricaParams {
         &self.p
+    }
+    /// When the current interval ends by time (unless a cell count ends it first).
+    pub fn interval_deadline(&self) -> SimTime {
+        self.interval_start + self.p.interval
     }
     pub fn load_factor(&self) -> f64 {
         self.z
@@ -228,6 +273,7 @@ impl Erica {
         self.abr_cells = 0;
         self.interval_start = view.now;
         self.intervals += 1;
+        self.set_deadline();
     }
 
     /// The stamp of the current interval (its number + 2: 0 means never, and the previous
@@ -273,6 +319,7 @@ fn ewma(prev: Option<f64>, now: f64, alpha: f64) -> f64 {
 impl AbrSwitch for Erica {
     #[inline]
     fn on_cell_arrival(&mut self, cell: &mut Cell, view: &PortView) {
+        self.catch_up(view);
         self.abr_cells += 1;
         self.mark_active(cell.vc);
         if self.p.interval_cells > 0 && self.abr_cells >= self.p.interval_cells {
@@ -280,15 +327,18 @@ impl AbrSwitch for Erica {
         }
     }
 
-    fn on_frm(&mut self, vc: VcId, cell: &Cell, _view: &PortView) {
+    fn on_frm(&mut self, vc: VcId, cell: &Cell, view: &PortView) {
+        self.catch_up(view);
         self.vcs.entry(vc).ccr = cell.ccr as f64;
     }
 
-    fn on_background_cell(&mut self, _view: &PortView) {
+    fn on_background_cell(&mut self, view: &PortView) {
+        self.catch_up(view);
         self.background_cells += 1;
     }
 
-    fn on_brm(&mut self, vc: VcId, cell: &mut Cell, _view: &PortView) {
+    fn on_brm(&mut self, vc: VcId, cell: &mut Cell, view: &PortView) {
+        self.catch_up(view);
         let now = self.stamp();
         let e = self.vcs.entry(vc);
         if self.p.bidirectional_counting {
@@ -325,7 +375,7 @@ impl AbrSwitch for Erica {
     }
 
     fn timer_due(&self) -> Option<SimTime> {
-        Some(self.interval_start + self.p.interval)
+        (!self.lazy).then(|| self.interval_start + self.p.interval)
     }
 
     fn register(&mut self, vc: VcId) {
@@ -547,7 +597,43 @@ mod tests {
         // 10 cells in 100 us = 100 000 cells/s, z = 100/90.
         assert_eq!(e.intervals(), 1);
         assert!((e.load_factor() - 100.0 / 90.0).abs() < 1e-9);
-        assert_eq!(e.timer_due(), Some(SimTime::ZERO + SimDuration::from_micros(1100)));
+        assert_eq!(e.interval_deadline(), SimTime::ZERO + SimDuration::from_micros(1100));
+        // Plain ERICA ends its intervals by time in its hooks, without a timer; ERICA+ keeps one.
+        assert_eq!(e.timer_due(), None);
+        let plus = EricaParams { queue_control: Some(QueueControl::default()), ..plain() };
+        assert_eq!(Erica::new(plus, LINK).timer_due(), Some(SimTime::ZERO + SimDuration::from_millis(1)));
+    }
+
+    /// Intervals ended by the hooks (`catch_up`) give what a timer at each deadline gives: a
+    /// timer runs before the hooks of arrivals after its deadline, after those at it. Arrivals
+    /// with gaps of several idle intervals, on a count of 10 too, and the ERs of BRMs compared.
+    #[test]
+    fn hooks_end_idle_intervals_as_a_timer_would() {
+        let p = EricaParams { interval_cells: 10, max_min_fix: true, fairshare_first: true, load_averaging: LoadAveraging::Z, ..plain() };
+        let (mut lazy, mut timed) = (Erica::new(p.clone(), LINK), Erica::new(p, LINK));
+        timed.lazy = false;
+        timed.set_deadline();
+        let mut checked = 0;
+        for (k, t) in [5u64, 40, 999, 1000, 1000, 1001, 2500, 2600, 7000, 7000, 7001, 7050, 12_000, 30_500].into_iter().enumerate() {
+            let v = view(t, 0);
+            while timed.interval_deadline() < v.now {
+                let d = timed.interval_deadline();
+                timed.on_timer(&PortView { now: d, ..v });
+            }
+            for e in [&mut lazy, &mut timed] {
+                for _ in 0..=(k % 4) {
+                    e.on_cell_arrival(&mut Cell::data(VcId((k % 3) as u32)), &v);
+                }
+                e.on_frm(VcId(0), &frm(0, 20_000.0 * (k as f64 + 1.0)), &v);
+            }
+            let (mut a, mut b) = (brm(0), brm(0));
+            lazy.on_brm(VcId(0), &mut a, &v);
+            timed.on_brm(VcId(0), &mut b, &v);
+            assert_eq!((a.er, lazy.intervals(), lazy.load_factor()), (b.er, timed.intervals(), timed.load_factor()), "at {t} us");
+            checked += 1;
+        }
+        assert!(lazy.intervals() > 25, "{} intervals", lazy.intervals());
+        assert_eq!(checked, 14);
     }
 
     #[test]
