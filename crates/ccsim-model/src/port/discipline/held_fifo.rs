@@ -1,6 +1,6 @@
 //! First in, first out, holding the cells: for ports that need each departing cell's tag when it
-//! leaves, not later (a buffer policy that counts tagged cells per VC, WBA). Same order and timing as the
-//! FIFO fast path, with a departure event per cell.
+//! leaves, not later (a buffer policy that counts tagged cells per VC, WBA). Same order and
+//! timing as the FIFO fast path, with a departure event per cell.
 
 use super::{HeldOrder, Next};
 use crate::cell::Cell;
