@@ -5,6 +5,10 @@
 #   scripts/instructions.sh [PRESET] [SCHEME] [DURATION] [extra PATH=VALUE ...]
 #   scripts/instructions.sh                        # GFC1 / ERICA, 0.3 s simulated
 #   scripts/instructions.sh gfr/n-source-15-sd "" 0.5s
+#   FROM=200ms scripts/instructions.sh abr-benchmarks/gfc1 erica 300ms   # steady state: 200-300 ms
+#
+# With FROM set, the preset is also run to FROM and that run's instructions, hops and events are
+# taken away: the counts of the window FROM..DURATION alone, past the start's transients.
 #
 # It measures the build `make build` ships: profile-guided when scripts/pgo.sh's profile exists
 # (PGO=0 measures the plain release build). Set CCSIM_RUN to a built `run` example to measure
@@ -33,14 +37,34 @@ trap 'rm -rf "$out"' EXIT
 args=("python/ccsim/presets/$preset.toml" "run.duration=\"$duration\"" "run.measure_from=\"0s\"")
 [ -n "$scheme" ] && args+=("scheme=$scheme")
 args+=("$@")
-valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='*World*run_until*' \
-    "$run" "${args[@]}" >"$out/summary.json" 2>"$out/log"
-ir=$(grep -E '^(summary|totals):' "$out/cg" | tail -1 | awk '{print $2}')
-python3 - "$out/summary.json" "$ir" "$preset" "$scheme" "$duration" <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-ir = int(sys.argv[2])
-hops = s.get("cell_hops", 0) + s.get("packet_hops", 0)
-print(f"{sys.argv[3]} {sys.argv[4] or '-'} {sys.argv[5]}: {ir} instructions, {hops} hops, "
-      f"{ir / hops:.1f} instructions per hop, {s['events']} events")
+# Instructions inside `run_until`, and the summary, of a run to $1 (files $out/$2.*).
+measure() {
+    local a=("${args[@]}")
+    a[1]="run.duration=\"$1\""
+    valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='*World*run_until*' \
+        "$run" "${a[@]}" >"$out/$2.json" 2>"$out/log"
+    grep -E '^(summary|totals):' "$out/cg" | tail -1 | awk '{print $2}' >"$out/$2.ir"
+}
+measure "$duration" to
+window="$duration"
+if [ -n "${FROM:-}" ]; then
+    measure "$FROM" from
+    window="$FROM..$duration"
+fi
+python3 - "$out" "$preset" "$scheme" "$window" <<'EOF'
+import json, os, sys
+out = sys.argv[1]
+
+
+def counts(name):
+    s = json.load(open(f"{out}/{name}.json"))
+    return int(open(f"{out}/{name}.ir").read()), s.get("cell_hops", 0) + s.get("packet_hops", 0), s["events"]
+
+
+ir, hops, events = counts("to")
+if os.path.exists(f"{out}/from.json"):
+    ir0, hops0, events0 = counts("from")
+    ir, hops, events = ir - ir0, hops - hops0, events - events0
+print(f"{sys.argv[2]} {sys.argv[3] or '-'} {sys.argv[4]}: {ir} instructions, {hops} hops, "
+      f"{ir / hops:.1f} instructions per hop, {events} events ({events / hops:.2f} per hop)")
 EOF
