@@ -7,6 +7,7 @@
 
 use super::vc::Ends;
 use super::{Event, World};
+use crate::cell::CellKind;
 use crate::ids::{PortId, VcId};
 use crate::port::InFlight;
 use ccsim_engine::SimTime;
@@ -127,6 +128,9 @@ impl World {
     #[inline]
     pub(in crate::world) fn drain_sink(&mut self, p: PortId, until: SimTime, with_rm: bool) {
         loop {
+            if self.trace.is_none() {
+                self.drain_sink_data(p, until);
+            }
             let port = &mut self.ports[p.index()];
             let Some(&InFlight { arrival: t, cell }) = port.pipe.front() else { break };
             if t > until || (cell.is_rm() && !with_rm) {
@@ -148,6 +152,39 @@ impl World {
             let t = port.pipe.iter().find(|f| f.cell.is_rm()).expect("counted RM cells are in the pipe").arrival;
             port.sink_event = true;
             self.schedule(t, Event::PipeArrival(p));
+        }
+    }
+
+    /// The data cells at the head of lazy sink `p` that reached the far end by `until`, up to its
+    /// next RM cell, delivered with the port and the VC looked up once: exactly the counts
+    /// `at_destination` keeps for a TM 4.0 destination's data cell (the trace, when on, takes
+    /// every cell through `at_destination`).
+    #[inline]
+    fn drain_sink_data(&mut self, p: PortId, until: SimTime) {
+        let World { ports, vcs, measure, now, cell_hops, .. } = self;
+        let port = &mut ports[p.index()];
+        let Some(v) = port.pipe.front().map(|f| f.cell.vc) else { return };
+        let vc = &mut vcs[v.index()];
+        let Ends::Abr { dest, .. } = &mut vc.ends else { return };
+        if vc.credit {
+            return;
+        }
+        let measuring = *now >= measure.window_start;
+        while let Some(&InFlight { arrival: t, cell }) = port.pipe.front() {
+            if t > until || cell.kind != CellKind::Data {
+                break;
+            }
+            debug_assert_eq!(cell.vc, v, "a lazy sink carries one VC");
+            port.pop_arrival();
+            port.delivered += 1;
+            *cell_hops += 1;
+            if let (Some(ctd), true) = (vc.ctd.as_mut(), measuring) {
+                ctd.record(cell.queued().at(t), t);
+            }
+            vc.books.fwd_delivered += 1;
+            vc.books.data_delivered += 1;
+            vc.delay.record(cell.sent().age(t));
+            dest.on_cell(&cell);
         }
     }
 
