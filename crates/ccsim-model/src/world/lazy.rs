@@ -165,8 +165,7 @@ impl World {
         let port = &mut ports[p.index()];
         let Some(v) = port.pipe.front().map(|f| f.cell.vc) else { return };
         let vc = &mut vcs[v.index()];
-        let Ends::Abr { dest, .. } = &mut vc.ends else { return };
-        if vc.credit {
+        if vc.credit || !matches!(vc.ends, Ends::Abr { .. }) {
             return;
         }
         let measuring = *now >= measure.window_start;
@@ -178,13 +177,11 @@ impl World {
             port.pop_arrival();
             port.delivered += 1;
             *cell_hops += 1;
-            if let (Some(ctd), true) = (vc.ctd.as_mut(), measuring) {
-                ctd.record(cell.queued().at(t), t);
-            }
-            vc.books.fwd_delivered += 1;
-            vc.books.data_delivered += 1;
+            vc.count_delivered(&cell, t, measuring);
             vc.delay.record(cell.sent().age(t));
-            dest.on_cell(&cell);
+            if let Ends::Abr { dest, .. } = &mut vc.ends {
+                dest.on_cell(&cell);
+            }
         }
     }
 

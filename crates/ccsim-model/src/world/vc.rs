@@ -136,6 +136,18 @@ impl Vc {
         self.abr_source().map_or(0.0, |s| s.acr_integral(now))
     }
 
+    /// A forward cell of this VC reached its destination host at `at`: its books, and a data
+    /// cell's transfer delay if the VC keeps them and the window is open (`measuring`).
+    #[inline]
+    pub(in crate::world) fn count_delivered(&mut self, cell: &Cell, at: SimTime, measuring: bool) {
+        let data = cell.kind == CellKind::Data;
+        if let (Some(ctd), true, true) = (self.ctd.as_mut(), data, measuring) {
+            ctd.record(cell.queued().at(at), at);
+        }
+        self.books.fwd_delivered += 1;
+        self.books.data_delivered += data as u64;
+    }
+
     /// Bytes delivered in order to the receiving application (TCP only).
     pub fn goodput_bytes(&self) -> u64 {
         self.tcp().map_or(0, |t| t.receiver.delivered)

@@ -16,7 +16,7 @@ pub(in crate::world) const IN_TOURNAMENT: u32 = u32::MAX;
 /// A tournament leaf with no arrival left in the window (above every real key).
 const NO_ARRIVAL: u64 = u64::MAX;
 
-/// How a tournament key (`World::tournament_key`) splits its 64 bits: the leaf in the low
+/// How a tournament key (`key_of_arrival`) splits its 64 bits: the leaf in the low
 /// `leaf_bits`, the tie's 24-bit hash above it, the arrival's time in the window above that. More
 /// leaf bits let a node take more of its pipes into its tournament (the others' arrivals are
 /// queue events, a push and a pop in a heap as deep as their number) and leave fewer for the
@@ -172,7 +172,7 @@ impl World {
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
         // ⌈log2 k⌉ comparisons, where a queue event would cost a push and a pop. Keys are 64-bit
-        // (`tournament_key`), ordered as the queue orders the arrivals' own keys.
+        // (`key_of_arrival`), ordered as the queue orders the arrivals' own keys.
         let layout = TournamentLayout { leaf_bits: LEAF_BITS };
         debug_assert_eq!(layout.leaf_bits, self.layout.leaf_bits);
         let limit = layout.arrivals_before(start, bound);

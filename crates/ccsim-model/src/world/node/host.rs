@@ -34,18 +34,12 @@ impl World {
             let last = *vc.fwd_ports.last().expect("a route");
             self.credit_forwarded(last, cell.vc);
         }
-        let vc = &mut self.vcs[cell.vc.index()];
-        if let (Some(ctd), CellKind::Data, true) = (vc.ctd.as_mut(), cell.kind, self.now >= self.measure.window_start) {
-            ctd.record(cell.queued().at(at), at);
-        }
-        vc.books.fwd_delivered += 1;
+        let measuring = self.now >= self.measure.window_start;
+        self.vcs[cell.vc.index()].count_delivered(&cell, at, measuring);
         if self.trace.is_some() {
             self.trace_deliver_fwd(&cell, at);
         }
         let vc = &mut self.vcs[cell.vc.index()];
-        if cell.kind == CellKind::Data {
-            vc.books.data_delivered += 1;
-        }
         let brm = match &mut vc.ends {
             // The far gateway is the destination end system of its ABR connection (`Trunk`).
             Ends::Abr { dest, .. } | Ends::Trunk { dest, .. } => {
