@@ -164,9 +164,14 @@ impl World {
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
     /// the queue would have run them.
     fn run_node<const LEAF_BITS: u32>(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
-        // A node without tournament inputs (a host) and nothing queued before the window's end
-        // has nothing to run (most hosts in most windows of a large world).
-        if self.node_inputs[lp].is_empty() && self.lps[lp].peek_key().is_none_or(|k| k >= bound) {
+        // A node without tournament inputs (a host) runs its queue alone, as the loop below
+        // would with an empty tree, without building one: most of a large world's nodes, whose
+        // events are their sources' pacing wake-ups.
+        if self.node_inputs[lp].is_empty() {
+            self.bound = bound;
+            while let Some((t, ev)) = self.lps[lp].pop_before(bound) {
+                self.process(t, ev);
+            }
             return;
         }
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
@@ -176,10 +181,14 @@ impl World {
         let layout = TournamentLayout { leaf_bits: LEAF_BITS };
         debug_assert_eq!(layout.leaf_bits, self.layout.leaf_bits);
         let limit = layout.arrivals_before(start, bound);
-        let mut tree = std::mem::take(&mut self.tournament);
+        let mut store = std::mem::take(&mut self.tournament);
         let size = inputs.len().next_power_of_two();
-        tree.clear();
-        tree.resize(2 * size, NO_ARRIVAL);
+        if store.len() < 2 * size {
+            store.resize(2 * size, NO_ARRIVAL);
+        }
+        // Every entry is written below: the leaves past the inputs' here, the others by the loops.
+        let tree = &mut store[..2 * size];
+        tree[size + inputs.len()..].fill(NO_ARRIVAL);
         for (j, &p) in inputs.iter().enumerate() {
             tree[size + j] = self.tournament_key(layout, p, j, start, limit);
         }
@@ -201,7 +210,6 @@ impl World {
         };
         let (mut queued, mut before_queued, mut pushes) = next_queued(self);
         loop {
-            // With no inputs the root is a leaf that never holds an arrival (size 1).
             let key = tree[1];
             if self.lps[lp].pushes() != pushes {
                 (queued, before_queued, pushes) = next_queued(self);
@@ -243,7 +251,7 @@ impl World {
             }
         }
         debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(layout, p, j, start, limit) == NO_ARRIVAL));
-        self.tournament = tree;
+        self.tournament = store;
         self.node_inputs[lp] = inputs;
     }
 
