@@ -1,9 +1,8 @@
 //! Runs a scenario file and prints its summary; used for profiling without Python.
 //!
-//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [engine=single|merged|windowed]
+//! `cargo run --release --example run -- FILE.toml [scheme=NAME] [engine=single|windowed]
 //! [series=memory|none] [PATH=JSON ...]`: `series=none` runs as `ccsim run --json` does.
 
-use ccsim_model::Engine;
 use ccsim_scenario::{Adjustments, Format, Run, SeriesUse};
 use std::time::Instant;
 
@@ -22,11 +21,7 @@ fn main() {
                 scheme = Some(name.to_string());
                 false
             } else if let Some(mode) = a.strip_prefix("engine=") {
-                engine = Some(match mode {
-                    "windowed" => Engine::Windowed,
-                    "merged" => Engine::Merged,
-                    _ => Engine::Queue,
-                });
+                engine = Some(mode == "windowed");
                 false
             } else if let Some(mode) = a.strip_prefix("series=") {
                 series = if mode == "none" { SeriesUse::Discarded } else { SeriesUse::InMemory };
@@ -47,13 +42,13 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
-    if let Some(engine) = engine {
-        run.world_mut().set_engine(engine).unwrap_or_else(|e| {
+    if let Some(windowed) = engine {
+        run.world_mut().set_windowed(windowed).unwrap_or_else(|e| {
             eprintln!("error: {e}");
             std::process::exit(2)
         });
     }
-    eprintln!("engine: {:?}", run.world().engine());
+    eprintln!("engine: {}", if run.world().is_windowed() { "windowed" } else { "single queue" });
     let t = Instant::now();
     run.run_to_end();
     let wall = t.elapsed().as_secs_f64();

@@ -3,7 +3,6 @@
 
 mod common;
 
-use ccsim_model::Engine;
 use ccsim_scenario::{Format, Run};
 use common::*;
 use serde_json::Value;
@@ -308,69 +307,22 @@ fn windowed_and_single_queue_runs_agree_with_link_losses() {
     assert_windowed_matches_single_queue("parking-lot-3 + loss", &text, None, "150ms");
 }
 
-/// Merged mode (one queue, the arrivals over the forward pipes taken from one tournament,
-/// docs/DESIGN.md §2) against the plain queue, both with lazy sources and with an event per
-/// emission: every preset, whatever engine it would choose (IP links, whose pipes get a new head
-/// at nearly every packet, gateways, credit-controlled hops, which keep their events), merged in
-/// chunks against the queue in one go. Identical results, event counts and fingerprints included.
-#[test]
-fn merged_and_single_queue_runs_agree() {
-    for (name, text) in presets() {
-        let short = if name.starts_with("ficcrd/") || name.starts_with("hgrcp/") { "1s" } else { "100ms" };
-        assert_merged_matches_single_queue(&name, &text, test_duration(&name, short));
-    }
-    // More pipes than the widest tournament holds (1,024: the others keep their events), over
-    // links too short for windows.
-    let wide = "[run]\nduration = \"10ms\"\n[defaults]\nlink_rate = \"155.52Mbps\"\nlink_delay = \"5us\"\n\
-                buffer = \"1000cells\"\nalgorithm = { type = \"erica\" }\n[[switch]]\nname = \"SW1\"\n[[switch]]\n\
-                name = \"SW2\"\n[[link]]\nname = \"L1\"\nbetween = [\"SW1\", \"SW2\"]\n[[source]]\nname = \"S\"\n\
-                count = 1100\nroute = [\"SW1\", \"SW2\"]\n";
-    assert_merged_matches_single_queue("1,100 sources into one switch, 5 us links", wide, "10ms");
-}
-
-fn assert_merged_matches_single_queue(label: &str, text: &str, duration: &str) {
-    let adj = ccsim_scenario::Adjustments {
-        overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
-        ..Default::default()
-    };
-    let result = |engine: Engine, lazy_sources: bool, chunks: u64| {
-        let mut r = ccsim_scenario::Run::from_text(text, ccsim_scenario::Format::Toml, &adj).unwrap();
-        r.world_mut().set_engine(engine).unwrap_or_else(|e| panic!("{label}: {e}"));
-        if !lazy_sources {
-            r.world_mut().disable_lazy_sources();
-        }
-        let end = r.world().end().as_ps();
-        for k in 1..=chunks {
-            r.run_until(ccsim_engine::SimTime::from_ps(end * k / chunks));
-        }
-        assert!(r.world().is_done());
-        r.finish().unwrap()
-    };
-    for lazy in [true, false] {
-        let (merged, single) = (result(Engine::Merged, lazy, 7), result(Engine::Queue, lazy, 1));
-        assert!(merged == single, "{label} (lazy sources {lazy}): merged and single queue disagree\n{}", first_difference(&merged, &single));
-    }
-}
-
-/// The engine picks windows for WAN cell worlds (with TCP too), merged mode for other cell worlds
-/// (LANs), the plain queue for worlds with packet links (IP, HG-RCP's LANs) or credit-controlled
-/// hops, and says why a world cannot run in windows.
+/// The engine picks windows for WAN cell worlds (with TCP too), the single queue for LANs and IP
+/// worlds, and says why a world cannot run in windows.
 #[test]
 fn the_engine_mode_is_chosen_from_the_world() {
     let build = |name: &str| ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
     assert!(build("abr-benchmarks/gfc1").world().is_windowed());
-    assert_eq!(build("abr-benchmarks/two-sources").world().engine(), Engine::Merged, "5 us links: windows too short to pay");
-    assert_eq!(build("hgrcp/hgrcp-8").world().engine(), Engine::Queue, "packet LANs");
+    assert!(!build("abr-benchmarks/two-sources").world().is_windowed(), "5 us links: windows too short to pay");
     assert!(build("gfr/n-source-15-sd").world().is_windowed(), "TCP over UBR, 5 ms links");
     let mut ip = build("ficcrd/droptail");
-    assert_eq!(ip.world().engine(), Engine::Queue, "packets: about one per link per window");
+    assert!(!ip.world().is_windowed(), "packets: about one per link per window");
     assert!(ip.world_mut().set_windowed(true).is_ok(), "IP worlds can run in windows when asked");
     let mut edges = build("ficcrd/ficcrd");
     let err = edges.world_mut().set_windowed(true).unwrap_err();
     assert!(err.contains("FICCRD edge"), "{err}");
     assert!(build("ut-ct/two-node-case1-ut").world().is_windowed(), "TCP over ABR, 6.25 ms links");
     let mut ct = build("ut-ct/two-node-case1-ct-bdp");
-    assert_eq!(ct.world().engine(), Engine::Queue);
     let err = ct.world_mut().set_windowed(true).unwrap_err();
     assert!(err.contains("credit-controlled"), "{err}");
     let mut started = build("abr-benchmarks/gfc1");

@@ -7,16 +7,15 @@
 mod common;
 
 use ccsim_model::trace::{is_forward_kind, Trace, TraceEvent, TraceReason, KIND_NAMES};
-use ccsim_model::Engine;
 use ccsim_scenario::{Adjustments, Format, Run};
 use common::{f, preset};
 use serde_json::{json, Value};
 
-fn run(text: &str, format: Format, overrides: &[(&str, Value)], engine: Option<Engine>) -> Run {
+fn run(text: &str, format: Format, overrides: &[(&str, Value)], windowed: Option<bool>) -> Run {
     let adj = Adjustments { overrides: overrides.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(), ..Default::default() };
     let mut r = Run::from_text(text, format, &adj).unwrap_or_else(|e| panic!("{e}"));
-    if let Some(engine) = engine {
-        r.world_mut().set_engine(engine).unwrap();
+    if let Some(w) = windowed {
+        r.world_mut().set_windowed(w).unwrap();
     }
     r.run_to_end();
     r
@@ -168,21 +167,18 @@ fn flow_and_time_filters_keep_exactly_the_selected_events() {
     assert!(e.to_string().contains("measure.trace.flows[1]") && e.to_string().contains("nope"), "{e}");
 }
 
-/// The windowed engine runs nodes a window apart, the merged one takes arrivals from a tournament,
-/// and lazy sinks deliver late: the trace, sorted, is the single queue's with an event per
-/// delivery, row for row.
+/// The windowed engine runs nodes a window apart and lazy sinks deliver late: the trace, sorted,
+/// is the single queue's with an event per delivery, row for row.
 #[test]
-fn windowed_merged_single_queue_and_eager_sinks_give_the_same_trace() {
+fn windowed_single_queue_and_eager_sinks_give_the_same_trace() {
     for (name, duration) in [("abr-benchmarks/gfc1", "40ms"), ("abr-benchmarks/parking-lot-3", "40ms")] {
         let o = [("run.duration", json!(duration)), ("run.measure_from", json!("0s")), ("measure.trace.enabled", json!(true))];
-        let single = run(&preset(name), Format::Toml, &o, Some(Engine::Queue));
-        let windowed = run(&preset(name), Format::Toml, &o, Some(Engine::Windowed));
-        let merged = run(&preset(name), Format::Toml, &o, Some(Engine::Merged));
+        let single = run(&preset(name), Format::Toml, &o, Some(false));
+        let windowed = run(&preset(name), Format::Toml, &o, Some(true));
         assert!(windowed.world().is_windowed() && !single.world().is_windowed());
         let a = rows(single.trace().unwrap());
         assert!(a.len() > 10_000, "{name}: {} rows", a.len());
         assert_eq!(a, rows(windowed.trace().unwrap()), "{name}: windowed");
-        assert_eq!(a, rows(merged.trace().unwrap()), "{name}: merged");
         let adj = Adjustments { overrides: o.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(), ..Default::default() };
         let mut eager = Run::from_text(&preset(name), Format::Toml, &adj).unwrap();
         eager.world_mut().set_windowed(false).unwrap();

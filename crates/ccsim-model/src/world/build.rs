@@ -362,9 +362,6 @@ impl WorldBuilder {
             bound: (SimTime::ZERO, 0),
             node_inputs: Vec::new(),
             tournament: Vec::new(),
-            merged: false,
-            leaf_of: Vec::new(),
-            fresh_heads: Vec::new(),
             layout: Default::default(),
             arrive_lp: Vec::new(),
             port_lp: Vec::new(),
@@ -426,8 +423,9 @@ impl WorldBuilder {
         for (t, ev) in initial {
             w.schedule(t, ev);
         }
-        let engine = w.engine_that_pays();
-        w.set_engine(engine).expect("checked");
+        if w.windows_pay() {
+            w.set_windowed(true).expect("checked");
+        }
         w
     }
 }

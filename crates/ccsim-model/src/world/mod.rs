@@ -8,7 +8,6 @@
 //! | `build.rs` | `WorldBuilder`: nodes, ports and VCs from specs, the initial events |
 //! | `run.rs` | the single-queue loop, dispatch of events, scheduling |
 //! | `windows.rs` | the windowed mode: one queue per node, the tournament over pipe heads |
-//! | `merged.rs` | the merged mode: one queue, one tournament over the world's pipe heads |
 //! | `forward.rs` | a cell leaving a pipe, entering a port, leaving an event-scheduled port |
 //! | `node/` | what a cell meets at a node, by the node's kind (host, switch, router, IP edge) |
 //! | `emit.rs` | sources: start, pacing wake-ups, cells leaving hosts |
@@ -35,7 +34,6 @@ mod emit;
 mod event;
 mod forward;
 mod lazy;
-mod merged;
 pub mod node;
 mod report;
 mod run;
@@ -51,7 +49,7 @@ pub use event::Event;
 pub use node::{Node, NodeKind};
 pub use report::{GatewayReport, PortReport, Report, TcpReport, VcReport};
 pub use vc::{Ends, Vc, VcBooks};
-pub use windows::{Engine, MIN_WINDOW};
+pub use windows::MIN_WINDOW;
 
 use crate::cell::Cell;
 use crate::measure::{MeasureSpec, Recordings, WindowSnapshot};
@@ -84,13 +82,6 @@ pub struct World {
     /// (`index_inputs`), in port order; the reused tournament over their heads.
     node_inputs: Vec<Vec<crate::ids::PortId>>,
     tournament: Vec<u64>,
-    /// Merged mode (`merged.rs`): one queue, and the arrivals over the world's forward pipes
-    /// taken from one tournament (`node_inputs[0]`) instead of being events.
-    merged: bool,
-    /// Per port, its leaf in its node's tournament (merged mode's new pipe heads find theirs).
-    leaf_of: Vec<u32>,
-    /// Merged mode: pipes whose new head cell the running tournament has not seen yet.
-    fresh_heads: Vec<crate::ids::PortId>,
     /// Windowed mode: how the tournaments' keys split their bits (`index_inputs`).
     layout: windows::TournamentLayout,
     /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its

@@ -13,9 +13,7 @@ impl World {
     /// Returns true once the run is complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {
         let until = until.min(self.measure.end);
-        if self.merged {
-            self.run_merged(until);
-        } else if self.lps.is_empty() {
+        if self.lps.is_empty() {
             while let Some((t, ev)) = self.queue.pop_until(until) {
                 self.process(t, ev);
             }
@@ -71,12 +69,6 @@ impl World {
     pub(in crate::world) fn schedule(&mut self, t: SimTime, ev: Event) {
         debug_assert!(t >= self.now, "{ev:?} scheduled in the past");
         if self.lps.is_empty() {
-            if let (true, Event::PipeArrival(p)) = (self.merged, ev) {
-                if self.arrive_lp[p.index()] == IN_TOURNAMENT {
-                    // A new head cell: the running tournament takes it (`merged.rs`).
-                    return self.fresh_heads.push(p);
-                }
-            }
             return self.queue.push(t, ev);
         }
         let lp = match ev {

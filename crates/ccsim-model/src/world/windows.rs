@@ -2,9 +2,8 @@
 //! delay, a node's link arrivals taken in order from its pipes by a tournament instead of being
 //! queue events (docs/DESIGN.md §2). Results are identical to the single queue.
 //!
-//! Owns the per-node queues, the tournament (whose node loop the merged mode runs for the whole
-//! world, `merged.rs`) and the choice of mode (`Engine`); it calls the same handlers as the single
-//! queue (`run.rs`) and never changes what an event does.
+//! Owns the per-node queues, the tournament and the choice of mode; it calls the same handlers
+//! as the single queue (`run.rs`) and never changes what an event does.
 
 use super::event::shuffle;
 use super::{Event, World};
@@ -140,7 +139,12 @@ impl World {
             // One copy of the node loop per layout, its shifts and masks constants (a layout read
             // at run time cost GFC1 1.2 % more instructions per hop).
             for i in 0..self.lps.len() {
-                self.run_node_with_layout::<false>(i, start, bound);
+                match self.layout.leaf_bits {
+                    7 => self.run_node::<7>(i, start, bound),
+                    8 => self.run_node::<8>(i, start, bound),
+                    9 => self.run_node::<9>(i, start, bound),
+                    _ => self.run_node::<MAX_LEAF_BITS>(i, start, bound),
+                }
             }
             if Some(bound) == observer {
                 let (t, ev) = self.queue.pop().expect("peeked");
@@ -154,52 +158,18 @@ impl World {
         }
     }
 
-    /// `run_node` in the copy for the world's layout.
-    #[inline]
-    pub(in crate::world) fn run_node_with_layout<const MERGED: bool>(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
-        match self.layout.leaf_bits {
-            7 => self.run_node::<7, MERGED>(lp, start, bound),
-            8 => self.run_node::<8, MERGED>(lp, start, bound),
-            9 => self.run_node::<9, MERGED>(lp, start, bound),
-            _ => self.run_node::<MAX_LEAF_BITS, MERGED>(lp, start, bound),
-        }
-    }
-
-    /// The queue of node `lp` (windowed mode), or the world's one queue (merged mode).
-    #[inline(always)]
-    fn node_queue<const MERGED: bool>(&mut self, lp: usize) -> &mut EventQueue<Event, ByEvent> {
-        if MERGED {
-            &mut self.queue
-        } else {
-            &mut self.lps[lp]
-        }
-    }
-
-    /// `node_queue`, to read.
-    #[inline(always)]
-    fn node_queue_ref<const MERGED: bool>(&self, lp: usize) -> &EventQueue<Event, ByEvent> {
-        if MERGED {
-            &self.queue
-        } else {
-            &self.lps[lp]
-        }
-    }
-
     /// Windowed mode: node `lp` runs its events before `bound`. Its arrivals over links that
     /// carry forward traffic are no events: every cell that reaches it in the window is already
     /// in its pipes, so a tournament over the pipes' heads yields them in the queue's order (time,
     /// then the tie a `PipeArrival` would have), interleaved with the node's queue exactly where
-    /// the queue would have run them. Merged mode (`MERGED`, `merged.rs`): the whole world is one
-    /// node with the one queue, and a cell may reach a pipe's far end within the window it was
-    /// sent in: a pipe's new head joins the tournament as the handler that sent it returns
-    /// (`fresh_heads`).
-    fn run_node<const LEAF_BITS: u32, const MERGED: bool>(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
+    /// the queue would have run them.
+    fn run_node<const LEAF_BITS: u32>(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
         // A node without tournament inputs (a host) runs its queue alone, as the loop below
         // would with an empty tree, without building one: most of a large world's nodes, whose
         // events are their sources' pacing wake-ups.
         if self.node_inputs[lp].is_empty() {
             self.bound = bound;
-            while let Some((t, ev)) = self.node_queue::<MERGED>(lp).pop_before(bound) {
+            while let Some((t, ev)) = self.lps[lp].pop_before(bound) {
                 self.process(t, ev);
             }
             return;
@@ -225,17 +195,13 @@ impl World {
         for i in (1..size).rev() {
             tree[i] = tree[2 * i].min(tree[2 * i + 1]);
         }
-        if MERGED {
-            // The tree holds every head already.
-            self.fresh_heads.clear();
-        }
         // The node's next queued event (its queue key, that key as a tournament bound, and the
         // queue's push count when looked up): arrivals with smaller tournament keys come first;
         // one at the same time with the same hash needs the full comparison. Looked up again
         // only when the queue changed.
         let next_queued = |w: &World| {
-            let q = w.node_queue_ref::<MERGED>(lp).peek_key();
-            (q, q.map_or(NO_ARRIVAL, |q| layout.arrivals_before(start, q)), w.node_queue_ref::<MERGED>(lp).pushes())
+            let q = w.lps[lp].peek_key();
+            (q, q.map_or(NO_ARRIVAL, |q| layout.arrivals_before(start, q)), w.lps[lp].pushes())
         };
         // A tournament key's place in the queue's order: (time, tie).
         let queue_key = |key: u64, p: PortId| {
@@ -244,11 +210,8 @@ impl World {
         };
         let (mut queued, mut before_queued, mut pushes) = next_queued(self);
         loop {
-            if MERGED && !self.fresh_heads.is_empty() {
-                self.take_fresh_heads(tree, layout, start, limit);
-            }
             let key = tree[1];
-            if self.node_queue_ref::<MERGED>(lp).pushes() != pushes {
+            if self.lps[lp].pushes() != pushes {
                 (queued, before_queued, pushes) = next_queued(self);
             }
             let leaf = (key & layout.leaf_mask()) as usize;
@@ -274,12 +237,8 @@ impl World {
                     tree[i & mask] = m;
                 }
                 self.arrive(p, cell);
-                if MERGED && next.is_none() && self.ports[p.index()].lazy_source {
-                    // A lazy source's access link ran dry (`on_pipe_arrival`).
-                    self.advance_source(cell.vc);
-                }
             } else {
-                match self.node_queue::<MERGED>(lp).pop_before(bound) {
+                match self.lps[lp].pop_before(bound) {
                     Some((t, ev)) => {
                         // What a handler may run at once (`run_source`) must also come before
                         // the next arrival.
@@ -294,30 +253,6 @@ impl World {
         debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(layout, p, j, start, limit) == NO_ARRIVAL));
         self.tournament = store;
         self.node_inputs[lp] = inputs;
-    }
-
-    /// Merged mode: the pipes that got a new head cell since the tournament last looked join it
-    /// (each leaf held `NO_ARRIVAL`: its pipe was empty).
-    #[inline]
-    fn take_fresh_heads(&mut self, tree: &mut [u64], layout: TournamentLayout, start: SimTime, limit: u64) {
-        let size = tree.len() / 2;
-        let mask = tree.len() - 1;
-        for k in 0..self.fresh_heads.len() {
-            let p = self.fresh_heads[k];
-            let leaf = self.leaf_of[p.index()] as usize;
-            let key = self.tournament_key(layout, p, leaf, start, limit);
-            let mut i = size + leaf;
-            debug_assert_eq!(tree[i & mask], NO_ARRIVAL, "a new head's pipe was empty");
-            tree[i & mask] = key;
-            while i > 1 {
-                i /= 2;
-                if tree[i & mask] <= key {
-                    break;
-                }
-                tree[i & mask] = key;
-            }
-        }
-        self.fresh_heads.clear();
     }
 
     /// The tournament key of the next arrival over pipe `p` (leaf `leaf` of its node's
@@ -360,62 +295,34 @@ impl World {
         self.can_run_in_windows().is_ok() && self.lookahead_bound() >= MIN_WINDOW && !self.ports.iter().any(|p| p.packets)
     }
 
-    /// The engine `build` chooses (all give the same results): windows when they pay
-    /// (`windows_pay`); else merged mode for cell worlds, whose pipes mostly hold cells (an
-    /// arrival then replays the tournament instead of a push and a pop in the queue: Two Sources
-    /// −6.7 % instructions per hop); else the plain queue. A packet pipe is mostly empty, so
-    /// nearly every packet gives its pipe a new head, which costs the tournament as much as the
-    /// event it saves (seed 002's dumbbell +4 %); credit-controlled ports keep their events, so
-    /// a credit world's tournament would hold its access links only (seed 004's CT +0.5 %;
-    /// docs/benchmarks.md).
-    pub(in crate::world) fn engine_that_pays(&self) -> Engine {
-        if self.windows_pay() {
-            Engine::Windowed
-        } else if self.ports.iter().any(|p| p.packets || p.credit().is_some()) {
-            Engine::Queue
-        } else {
-            Engine::Merged
-        }
-    }
-
     /// The longest window the links allow: the shortest link delay.
     pub(in crate::world) fn lookahead_bound(&self) -> SimDuration {
         self.ports.iter().map(|p| p.delay).min().unwrap_or(SimDuration::ZERO)
     }
 
-    /// Where each pipe's arrivals go: events in its far end's queue, or taken in order by
-    /// `run_node`'s tournament (windowed mode: its far end's; merged mode: the world's one). Only
-    /// pipes that carry forward traffic join a tournament: a pipe that only ever carries backward
-    /// RM cells (the reverse half of an access link) has an arrival every few dozen cells and
-    /// would only deepen the tree; lazy sinks keep their own events, and so do credit-controlled
-    /// ports in merged mode (a credit train applies its departures late).
+    /// Where each pipe's arrivals go: events in its far end's queue, or (windowed mode) taken
+    /// in order by `run_node`'s tournament. Only pipes that carry forward traffic join the
+    /// tournament: a pipe that only ever carries backward RM cells (the reverse half of an
+    /// access link) has an arrival every few dozen cells and would only deepen the tree; lazy
+    /// sinks keep their own events.
     pub(in crate::world) fn index_inputs(&mut self) {
-        let windowed = self.is_windowed();
+        let on = self.is_windowed();
         self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
-        self.leaf_of = vec![0; self.ports.len()];
-        let nodes = if windowed {
-            self.nodes.len()
-        } else {
-            self.merged as usize
-        };
-        self.node_inputs = vec![Vec::new(); nodes];
-        if nodes == 0 {
-            return;
-        }
-        let forward = self.crossed_forward(|_| true);
-        let joins = |i: usize| !self.ports[i].lazy_sink && forward[i] && (windowed || self.ports[i].credit().is_none());
-        let node_of = |i: usize| if windowed { self.ports[i].to.index() } else { 0 };
-        let mut per_node = vec![0usize; nodes];
-        for i in (0..self.ports.len()).filter(|&i| joins(i)) {
-            per_node[node_of(i)] += 1;
-        }
-        self.layout = TournamentLayout::for_inputs(per_node.into_iter().max().unwrap_or(0));
-        for i in (0..self.ports.len()).filter(|&i| joins(i)) {
-            let inputs = &mut self.node_inputs[node_of(i)];
-            if inputs.len() < self.layout.max_inputs() {
-                self.leaf_of[i] = inputs.len() as u32;
-                inputs.push(PortId(i as u32));
-                self.arrive_lp[i] = IN_TOURNAMENT;
+        self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
+        if on {
+            let forward = self.crossed_forward(|_| true);
+            let joins = |i: usize| !self.ports[i].lazy_sink && forward[i];
+            let mut per_node = vec![0usize; self.nodes.len()];
+            for i in (0..self.ports.len()).filter(|&i| joins(i)) {
+                per_node[self.ports[i].to.index()] += 1;
+            }
+            self.layout = TournamentLayout::for_inputs(per_node.into_iter().max().unwrap_or(0));
+            for i in (0..self.ports.len()).filter(|&i| joins(i)) {
+                let inputs = &mut self.node_inputs[self.ports[i].to.index()];
+                if inputs.len() < self.layout.max_inputs() {
+                    inputs.push(PortId(i as u32));
+                    self.arrive_lp[i] = IN_TOURNAMENT;
+                }
             }
         }
     }
@@ -425,36 +332,18 @@ impl World {
         !self.lps.is_empty()
     }
 
-    /// Runs in windows (one queue per node) or from one queue (`Engine::Queue`); only before
-    /// the run starts. The results are the same either way.
+    /// Runs in windows (one queue per node) or from one queue; only before the run starts.
+    /// `build` chooses windows when they pay (`windows_pay`). The results are the same either way. Lazy sources (an emission
+    /// generated when its access link runs dry, `catch_up_source`) are a single-queue device:
+    /// in windows each source host runs its own emissions from its own queue.
     pub fn set_windowed(&mut self, on: bool) -> Result<(), String> {
-        self.set_engine(if on { Engine::Windowed } else { Engine::Queue })
-    }
-
-    /// How the world runs its events.
-    pub fn engine(&self) -> Engine {
-        if self.is_windowed() {
-            Engine::Windowed
-        } else if self.merged {
-            Engine::Merged
-        } else {
-            Engine::Queue
-        }
-    }
-
-    /// Chooses how the world runs its events; only before the run starts. `build` chooses
-    /// windows when they pay (`windows_pay`), merged mode otherwise. The results are the same
-    /// either way, event counts and fingerprints included. Lazy sources (an emission generated
-    /// when its access link runs dry, `catch_up_source`) are a one-queue device: in windows each
-    /// source host runs its own emissions from its own queue.
-    pub fn set_engine(&mut self, engine: Engine) -> Result<(), String> {
         if self.events != 0 {
             return Err("the engine mode can only change before the run".into());
         }
-        if engine == self.engine() {
+        if on == self.is_windowed() {
             return Ok(());
         }
-        if engine == Engine::Windowed {
+        if on {
             self.can_run_in_windows()?;
             let l = self.lookahead_bound();
             if l.is_zero() {
@@ -466,20 +355,9 @@ impl World {
         for q in &mut self.lps {
             pending.extend(std::iter::from_fn(|| q.pop()));
         }
-        // The arrivals a tournament held are no events: give them theirs again.
-        for inputs in &self.node_inputs {
-            for &p in inputs {
-                if let Some(head) = self.ports[p.index()].pipe.front() {
-                    pending.push((head.arrival, Event::PipeArrival(p)));
-                }
-            }
-        }
-        let on = engine == Engine::Windowed;
         self.lps = if on { (0..self.nodes.len()).map(|_| EventQueue::with_rule(ByEvent)).collect() } else { Vec::new() };
-        self.merged = engine == Engine::Merged;
         self.index_inputs();
         self.queue = EventQueue::with_rule(ByEvent);
-        self.fresh_heads.clear();
         for vc in &mut self.vcs {
             vc.lazy_source = false;
         }
@@ -495,19 +373,6 @@ impl World {
         }
         Ok(())
     }
-}
-
-/// How a world runs its events (docs/DESIGN.md §2). Every engine gives the same results, event
-/// counts and fingerprints included; they differ in speed only.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// One queue of every event.
-    Queue,
-    /// One queue, the arrivals over the world's forward pipes taken from one tournament over
-    /// their heads instead of being events (`merged.rs`).
-    Merged,
-    /// One queue per node, run window by window up to the shortest link delay (this file).
-    Windowed,
 }
 
 #[cfg(test)]
