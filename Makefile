@@ -50,12 +50,14 @@ build: $(STAMP)
 	@$(PY) -m compileall -q python/ccsim >/dev/null
 
 # The Rust suite runs in the `checked` profile: optimised, with debug assertions and overflow checks.
+RUST_TESTS = cargo test --profile checked --workspace --exclude ccsim-py
+
 test: build
-	cargo test --profile checked --workspace --exclude ccsim-py
+	$(RUST_TESTS)
 	$(PY) -m pytest -q tests
 
 test-rust:
-	cargo test --profile checked --workspace --exclude ccsim-py
+	$(RUST_TESTS)
 
 test-python: build
 	$(PY) -m pytest -q tests

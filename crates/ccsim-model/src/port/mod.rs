@@ -8,8 +8,9 @@
 //! (`busy_until`), and reaches the far end one propagation delay later. The cell therefore
 //! goes straight into the pipe with its arrival time, and the buffer only counts it: its
 //! queued cells are the pipe's newest entries, each departing one propagation delay before it
-//! arrives; departures are applied lazily (`sync`) before anyone looks at the queue. This halves the events per cell-hop (no departure event) and the size of the event
-//! queue, with exactly the same queue lengths, drops and timings as an event per departure.
+//! arrives; departures are applied lazily (`sync`) before anyone looks at the queue. This halves
+//! the events per cell-hop (no departure event) and the size of the event queue, with exactly the
+//! same queue lengths, drops and timings as an event per departure.
 //! The only pending wake-up is the pipe's head arrival. Disciplines that reorder cannot know
 //! departures in advance: they hold their cells and have one departure event pending while
 //! they transmit (`discipline/`, whose module doc is the contract every discipline follows).

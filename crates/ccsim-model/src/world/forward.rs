@@ -70,9 +70,16 @@ impl World {
             }
         }
         if let Some(t) = next {
-            self.schedule(t, Event::PortDeparture(p));
-            self.credit_started(p);
+            self.schedule_departure(p, t);
         }
+    }
+
+    /// A held port's next departure at `t` (its transmitter starts a cell): a credit port's first
+    /// one also arms its BSC rounds (`credit_started`).
+    #[inline]
+    fn schedule_departure(&mut self, p: PortId, t: SimTime) {
+        self.schedule(t, Event::PortDeparture(p));
+        self.credit_started(p);
     }
 
     /// A rate notification reaches the paced host output at port `p` (HG-RCP's RN): the pacer
@@ -142,8 +149,7 @@ impl World {
                     self.trace_offered(p, &cell, now, TraceReason::None);
                 }
                 if let Some(t) = next {
-                    self.schedule(t, Event::PortDeparture(p));
-                    self.credit_started(p);
+                    self.schedule_departure(p, t);
                 }
             }
             Err(reason) => self.refused(p, cell, now, reason),

@@ -170,7 +170,7 @@ impl Erica {
     }
 
     fn set_deadline(&mut self) {
-        self.lazy_deadline = if self.lazy { self.interval_start + self.p.interval } else { SimTime::MAX };
+        self.lazy_deadline = if self.lazy { self.interval_deadline() } else { SimTime::MAX };
     }
 
     /// Ends the intervals whose deadline came before `view.now`, each at its deadline.
@@ -375,7 +375,7 @@ impl AbrSwitch for Erica {
     }
 
     fn timer_due(&self) -> Option<SimTime> {
-        (!self.lazy).then(|| self.interval_start + self.p.interval)
+        (!self.lazy).then(|| self.interval_deadline())
     }
 
     fn register(&mut self, vc: VcId) {
