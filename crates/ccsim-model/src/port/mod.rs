@@ -59,16 +59,19 @@ pub struct InFlight {
 /// still queued when someone reads the integral, the reader takes back the part still to come
 /// (`Port::queue_area`). A departure then costs nothing here, and the length's maximum can only
 /// rise at an admission.
+///
+/// `repr(C)`, the fields a FIFO admission touches first (they share the port's third cache line).
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct QueueStats {
-    area: u128,
-    last_change: SimTime,
-    last_len: u32,
     /// FIFO: the sum of (departure − admission) over every admitted cell.
     stays: u128,
     pub max: u32,
     /// Largest length since the measurement window opened.
     pub window_max: u32,
+    last_len: u32,
+    area: u128,
+    last_change: SimTime,
 }
 
 impl QueueStats {
@@ -158,46 +161,47 @@ mod tests {
 
 /// `repr(C)` with the fields every cell touches first, and aligned to a cache line: a port is
 /// 576 bytes (its scheme, RED and IP control boxed), and ~100 ports do not fit in L1, so every
-/// line a cell touches is likely a miss. The per-cell fields (up to the buffer's counts) span four
-/// lines; with rustc's ordering they spread over twice as many.
+/// line a cell touches is likely a miss. The per-cell fields (up to the buffer's counts, the scheme's
+/// and RED's pointers among them, which every offer reads) span four lines; with rustc's ordering
+/// they spread over twice as many.
 #[repr(C, align(64))]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
     pub pipe: Ring<InFlight>,
-    clock: TxClock,
     /// FIFO (departures known at admission) or a held discipline (departures as events).
     pub discipline: AnyDiscipline,
-    /// Link capacity in cells per second (computed once: every switch hook's view has it).
-    cell_rate: f64,
     pub delay: SimDuration,
     /// When the transmitter finishes the last accepted cell.
     busy_until: SimTime,
-    /// Cells that finished transmission (and entered the pipe).
-    pub departed: u64,
-    /// Their bits on the wire (utilisation of packet links, where sizes differ).
-    pub departed_bits: u64,
-    /// An IP link: the items are packets of their own sizes and the buffer counts packets.
-    pub packets: bool,
-    /// The link to an ABR destination host, which only counts data cells: they are delivered
-    /// in batches (before the next RM cell, a sample, the window opening, the end of a chunk)
-    /// rather than by an event each (`World::drain_sink`).
-    pub lazy_sink: bool,
-    /// RM cells in the pipe of a lazy sink, and whether the first one's arrival is scheduled.
-    pub sink_rm: u32,
-    pub sink_event: bool,
-    /// The access link of a lazy ABR source (`World::catch_up_source`): when its pipe runs dry
-    /// the source's pending emissions are generated.
-    pub lazy_source: bool,
-    /// Cells that finished crossing the link.
-    pub delivered: u64,
-    pub queue: QueueStats,
-    pub buffer: PortBuffer,
+    clock: TxClock,
     /// The ABR rate-allocation scheme; only switch ports have one (boxed: ~300 bytes that host
     /// ports, most ports of a large run, would carry empty).
     pub scheme: Option<Box<AnyAbrSwitch>>,
     /// Random Early Detection on a packet port (boxed, as the rare parts below: most ports have
     /// none, and large runs have hundreds of thousands of ports).
     pub red: Option<Box<Red>>,
+    /// Link capacity in cells per second (computed once: every switch hook's view has it).
+    cell_rate: f64,
+    /// Cells that finished transmission (and entered the pipe).
+    pub departed: u64,
+    /// Their bits on the wire (utilisation of packet links, where sizes differ).
+    pub departed_bits: u64,
+    /// Cells that finished crossing the link.
+    pub delivered: u64,
+    /// An IP link: the items are packets of their own sizes and the buffer counts packets.
+    pub packets: bool,
+    /// The link to an ABR destination host, which only counts data cells: they are delivered
+    /// in batches (before the next RM cell, a sample, the window opening, the end of a chunk)
+    /// rather than by an event each (`World::drain_sink`).
+    pub lazy_sink: bool,
+    /// The access link of a lazy ABR source (`World::catch_up_source`): when its pipe runs dry
+    /// the source's pending emissions are generated.
+    pub lazy_source: bool,
+    pub sink_event: bool,
+    /// RM cells in the pipe of a lazy sink, and whether the first one's arrival is scheduled.
+    pub sink_rm: u32,
+    pub queue: QueueStats,
+    pub buffer: PortBuffer,
     /// Loss on the link (faults); `None`: every item arrives.
     pub loss: Option<Box<LinkLoss>>,
     /// IP congestion control of a router port (FICCRD's MAPR/DPF), fed by RD packets.
