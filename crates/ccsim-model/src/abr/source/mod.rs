@@ -114,15 +114,23 @@ fn interval_ps(rate: f64) -> f64 {
     PS_PER_SEC as f64 / rate
 }
 
-/// `x.floor()` for the pacing step (never negative), without the libm call that `floor`
-/// becomes on baseline x86-64: below 2^63, truncating to an integer is flooring, exactly
-/// (through `i64`: x86-64 converts signed integers in one instruction, unsigned in several).
+/// 2^63, the first float a conversion to `i64` cannot hold.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+/// The pacing step's whole picoseconds, as a float (the fraction is carried) and as an integer
+/// (`u64::MAX` from 2^63 ps, 106 days, on: a source that will not send again), without the libm call that `floor`
+/// becomes on baseline x86-64. Below 2^63, truncating to an integer is flooring, exactly, and one
+/// conversion gives both. It is unchecked there: `as` saturates, and its checks for NaN and
+/// overflow cost ~15 instructions per emission (docs/benchmarks.md).
 #[inline]
-fn floor_nonneg(x: f64) -> f64 {
-    if (0.0..9_223_372_036_854_775_808.0).contains(&x) {
-        (x as i64) as f64
+fn split_step(x: f64) -> (f64, u64) {
+    if (0.0..TWO_63).contains(&x) {
+        // SAFETY: `x` is finite and in [0, 2^63): its truncation fits an `i64`.
+        let whole = unsafe { x.to_int_unchecked::<i64>() };
+        (whole as f64, whole as u64)
     } else {
-        x.floor()
+        let whole = x.floor();
+        (whole, if whole < TWO_63 { whole as i64 as u64 } else { u64::MAX })
     }
 }
 
@@ -324,10 +332,8 @@ impl AbrSource {
         self.last_in_rate = now;
         self.last_any = now;
         let step = interval_ps(self.sending_rate(now)) + self.pacing_frac;
-        let whole = floor_nonneg(step);
+        let (whole, whole_ps) = split_step(step);
         self.pacing_frac = step - whole;
-        // Through i64 below 2^63 ps (x86-64 converts signed integers in one instruction).
-        let whole_ps = if whole < 9_223_372_036_854_775_808.0 { whole as i64 as u64 } else { u64::MAX };
         self.next_in_rate = now + SimDuration::from_ps(whole_ps);
         Some(cell)
     }
@@ -406,15 +412,19 @@ impl AbrSource {
 
 #[cfg(test)]
 mod floor_tests {
-    use super::floor_nonneg;
+    use super::{split_step, TWO_63};
 
     #[test]
-    fn floor_nonneg_is_floor() {
+    fn split_step_is_floor_and_its_saturated_integer() {
         let xs = [0.0, 0.25, 1.0, 1.5, 2.999_999_999, 6_434_527.86, 4.5e15, 9.007_199_254_740_993e15, 9.2e18, 9.3e18, 1.7e19, 1.9e19, 1e300, f64::INFINITY];
         for x in xs {
-            assert_eq!(floor_nonneg(x).to_bits(), x.floor().to_bits(), "{x}");
+            let (whole, ps) = split_step(x);
+            assert_eq!(whole.to_bits(), x.floor().to_bits(), "{x}");
+            let saturated = if x.floor() < TWO_63 { x.floor() as u64 } else { u64::MAX };
+            assert_eq!(ps, saturated, "{x}");
         }
-        assert!(floor_nonneg(f64::NAN).is_nan());
+        let (whole, ps) = split_step(f64::NAN);
+        assert!(whole.is_nan() && ps == u64::MAX);
     }
 }
 
