@@ -60,7 +60,7 @@ pub struct InFlight {
 /// (`Port::queue_area`). A departure then costs nothing here, and the length's maximum can only
 /// rise at an admission.
 ///
-/// `repr(C)`, the fields a FIFO admission touches first (they share the port's third cache line).
+/// `repr(C)`, the fields a FIFO admission touches first, in one cache line of the port.
 #[derive(Clone, Debug, Default)]
 #[repr(C)]
 pub struct QueueStats {
@@ -161,9 +161,11 @@ mod tests {
 
 /// `repr(C)` with the fields every cell touches first, and aligned to a cache line: a port is
 /// 576 bytes (its scheme, RED and IP control boxed), and ~100 ports do not fit in L1, so every
-/// line a cell touches is likely a miss. The per-cell fields (up to the buffer's counts, the scheme's
-/// and RED's pointers among them, which every offer reads) span four lines; with rustc's ordering
-/// they spread over twice as many.
+/// line a cell touches is likely a miss. The first line holds the pipe and the transmitter's
+/// times; the second the clock and the scheme's and RED's pointers; the third the counters, the
+/// flags and the buffer's counts. A cell leaving the pipe touches the first and the third, a
+/// cell offered those, the second and the queue statistics' (docs/benchmarks.md); with rustc's
+/// ordering they spread over twice as many.
 #[repr(C, align(64))]
 pub struct Port {
     /// Cells in propagation with their arrival times, oldest first.
@@ -200,8 +202,8 @@ pub struct Port {
     pub sink_event: bool,
     /// RM cells in the pipe of a lazy sink, and whether the first one's arrival is scheduled.
     pub sink_rm: u32,
-    pub queue: QueueStats,
     pub buffer: PortBuffer,
+    pub queue: QueueStats,
     /// Loss on the link (faults); `None`: every item arrives.
     pub loss: Option<Box<LinkLoss>>,
     /// IP congestion control of a router port (FICCRD's MAPR/DPF), fed by RD packets.
