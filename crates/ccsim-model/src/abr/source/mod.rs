@@ -10,22 +10,24 @@ use crate::ids::VcId;
 use ccsim_engine::{SimDuration, SimTime, PS_PER_SEC};
 
 /// TM 4.0 source parameters (docs/models/abr/source.md, "Parameters"). Rates in cells/s.
+/// `repr(C)`, those every emission reads first (`AbrSource`).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct AbrParams {
+    pub nrm: u32,
+    pub mrm: u32,
+    pub tcr: f64,
+    pub trm: SimDuration,
     pub pcr: f64,
     pub mcr: f64,
     pub icr: f64,
     pub rif: f64,
     pub rdf: f64,
-    pub nrm: u32,
-    pub mrm: u32,
-    pub trm: SimDuration,
     pub adtf: SimDuration,
     pub tbe: u64,
     /// Fixed round-trip time signalled at set-up; zero means not signalled.
     pub frtt: SimDuration,
     pub cdf: f64,
-    pub tcr: f64,
     /// DEBRA sources (docs/models/abr/debra.md, "Reconstruction"): the FRM's ER field carries a bid,
     /// `min(PCR, last ER received)`, starting at ICR, instead of PCR.
     pub bidding: bool,
@@ -80,31 +82,37 @@ impl SourceCounters {
     }
 }
 
+/// `repr(C)`, aligned to a cache line, the fields an emission reads first: its flags, rates and
+/// times in the first line, the adapter's count and the misbehaviour in the second, the counters
+/// and the parameters' per-cell ones in the third. In a large run sources are out of the caches
+/// between emissions, and rustc's ordering spread an emission over five lines
+/// (docs/benchmarks.md).
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct AbrSource {
+    running: bool,
+    first: bool,
+    /// Nothing to send at the last in-rate opportunity: pacing stops until data arrives.
+    idle: bool,
+    cells_since_frm: u32,
     vc: VcId,
+    acr: f64,
+    next_in_rate: SimTime,
+    pacing_frac: f64,
+    last_in_rate: SimTime,
+    last_any: SimTime,
+    stop: SimTime,
+    /// Data cells waiting in the adapter; `None` for a greedy source that always has data.
+    waiting: Option<u64>,
+    misbehaviour: Misbehaviour,
+    last_frm: SimTime,
+    unacked_frm: u64,
+    pub counters: SourceCounters,
     p: AbrParams,
     crm: u64,
     start: SimTime,
-    stop: SimTime,
-    running: bool,
-    acr: f64,
-    first: bool,
-    cells_since_frm: u32,
-    last_frm: SimTime,
-    unacked_frm: u64,
-    last_in_rate: SimTime,
-    next_in_rate: SimTime,
-    pacing_frac: f64,
-    last_any: SimTime,
-    pub counters: SourceCounters,
-    misbehaviour: Misbehaviour,
     /// The DEBRA bid (cells/s) when `p.bidding`.
     bid: f64,
-    /// Data cells waiting in the adapter; `None` for a greedy source that always has data.
-    waiting: Option<u64>,
-    /// Nothing to send at the last in-rate opportunity: pacing stops until data arrives.
-    idle: bool,
     // Time integral of ACR (cells), for exact time averages.
     acr_area: f64,
     acr_since: SimTime,
