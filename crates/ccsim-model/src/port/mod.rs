@@ -199,8 +199,9 @@ pub struct Port {
     /// The access link of a lazy ABR source (`World::catch_up_source`): when its pipe runs dry
     /// the source's pending emissions are generated.
     pub lazy_source: bool,
+    /// Whether the arrival of the first RM cell in a lazy sink's pipe is scheduled.
     pub sink_event: bool,
-    /// RM cells in the pipe of a lazy sink, and whether the first one's arrival is scheduled.
+    /// RM cells in the pipe of a lazy sink.
     pub sink_rm: u32,
     pub buffer: PortBuffer,
     pub queue: QueueStats,

@@ -126,10 +126,10 @@ fn interval_ps(rate: f64) -> f64 {
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
 /// The pacing step's whole picoseconds, as a float (the fraction is carried) and as an integer
-/// (`u64::MAX` from 2^63 ps, 106 days, on: a source that will not send again), without the libm call that `floor`
-/// becomes on baseline x86-64. Below 2^63, truncating to an integer is flooring, exactly, and one
-/// conversion gives both. It is unchecked there: `as` saturates, and its checks for NaN and
-/// overflow cost ~15 instructions per emission (docs/benchmarks.md).
+/// (`u64::MAX` from 2^63 ps, 106 days, on: a source that will not send again), without the libm
+/// call that `floor` becomes on baseline x86-64. Below 2^63, truncating to an integer is flooring,
+/// exactly, and one conversion gives both. It is unchecked there: `as` saturates, and its checks
+/// for NaN and overflow cost ~15 instructions per emission (docs/benchmarks.md).
 #[inline]
 fn split_step(x: f64) -> (f64, u64) {
     if (0.0..TWO_63).contains(&x) {
