@@ -361,6 +361,7 @@ impl WorldBuilder {
             lookahead: SimDuration::ZERO,
             bound: (SimTime::ZERO, 0),
             node_inputs: Vec::new(),
+            lp_next: Vec::new(),
             tournament: Vec::new(),
             layout: Default::default(),
             arrive_lp: Vec::new(),

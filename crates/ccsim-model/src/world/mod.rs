@@ -82,6 +82,11 @@ pub struct World {
     /// (`index_inputs`), in port order; the reused tournament over their heads.
     node_inputs: Vec<Vec<crate::ids::PortId>>,
     tournament: Vec<u64>,
+    /// Windowed mode: per node, no event of its queue is earlier than this (a lower bound, kept
+    /// by `schedule` and raised when the node runs); `SimTime::ZERO` for a node with tournament
+    /// inputs, whose arrivals are not in its queue. A window skips the nodes it bounds out
+    /// without reading their queues (`run_windows`).
+    lp_next: Vec<SimTime>,
     /// Windowed mode: how the tournaments' keys split their bits (`index_inputs`).
     layout: windows::TournamentLayout,
     /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its
@@ -137,6 +142,11 @@ impl World {
     /// Cells that finished crossing a link (IP packets are counted by `packet_hops`).
     pub fn cell_hops(&self) -> u64 {
         self.cell_hops - self.packet_hops()
+    }
+    /// Cells and packets the ports refused, for every reason: with the hops, every unit a port
+    /// was offered (an engine's cost per unit of work where many are dropped, docs/benchmarks.md).
+    pub fn port_drops(&self) -> u64 {
+        self.ports.iter().map(|p| p.buffer.dropped_total()).sum()
     }
     /// IP packets that finished crossing a link.
     pub fn packet_hops(&self) -> u64 {

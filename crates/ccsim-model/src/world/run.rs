@@ -83,6 +83,7 @@ impl World {
             // Worlds with gateways or edges run from one queue (`can_run_in_windows`).
             Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) | Event::EdgeRelease(_) => return self.queue.push(t, ev),
         };
+        self.lp_next[lp as usize] = self.lp_next[lp as usize].min(t);
         self.lps[lp as usize].push(t, ev);
     }
 }
