@@ -195,6 +195,11 @@ impl Simulation {
         let w = self.run.world();
         w.cell_hops() + w.packet_hops()
     }
+    /// Cells and packets the ports refused so far (with `hops`, every unit a port was offered).
+    #[getter]
+    fn port_drops(&self) -> u64 {
+        self.run.world().port_drops()
+    }
     #[getter]
     fn scenario_hash(&self) -> String {
         self.run.scenario_hash()

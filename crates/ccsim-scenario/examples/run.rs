@@ -56,6 +56,7 @@ fn main() {
     let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
         s.lines().find_map(|l| l.strip_prefix("VmHWM:").map(|v| v.trim().to_string()))
     });
+    let drops = run.world().port_drops() as f64;
     let mut v = run.finish().expect("run completes");
     let o = v.as_object_mut().unwrap();
     o.remove("series");
@@ -64,6 +65,10 @@ fn main() {
     let hops = o["cell_hops"].as_f64().unwrap() + o.get("packet_hops").and_then(|h| h.as_f64()).unwrap_or(0.0);
     let ev = o["events"].as_f64().unwrap();
     eprintln!("{:.3} s wall, {:.2} M events/s, {:.2} M hops/s, {:.1} ns/hop", wall, ev / wall / 1e6, hops / wall / 1e6, wall * 1e9 / hops);
+    // Cells a port refused cost their arrival's work but are no hop.
+    if drops > 0.0 {
+        eprintln!("{:.0} units refused at ports ({:.1} % of those offered): {:.1} ns per offered unit", drops, 100.0 * drops / (hops + drops), wall * 1e9 / (hops + drops));
+    }
     if let Some(peak) = peak {
         eprintln!("peak memory after the run: {peak}");
     }
