@@ -138,6 +138,19 @@ def test_finish_before_the_end_is_a_simulation_error():
     assert sim.finish()["sim_time_s"] == pytest.approx(0.01)
 
 
+def test_the_engine_counts_hops_and_refused_cells_as_the_summary_does():
+    # The bench's per-offered-cell cost divides by these two: they must be what the run reports.
+    from ccsim import _core
+
+    overrides = [("run.duration", '"30ms"'), ("source[0].count", "300")]
+    sim = _core.Simulation(ccsim.preset_text("abr-benchmarks/gfc1"), "toml", overrides)
+    assert sim.run_until(1.0) is True
+    hops, drops = sim.hops, sim.port_drops
+    summary = sim.finish()
+    assert hops == summary["cell_hops"]
+    assert drops == sum(p["drops"] for p in summary["ports"]) > 0  # early drops included
+
+
 def test_a_rust_panic_becomes_internal_error_not_a_crash():
     from ccsim import _core
 
