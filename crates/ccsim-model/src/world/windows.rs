@@ -178,7 +178,7 @@ impl World {
             while let Some((t, ev)) = self.lps[lp].pop_before(bound) {
                 self.process(t, ev);
             }
-            self.lp_next[lp] = self.lps[lp].peek_key().map_or(SimTime::MAX, |k| k.0);
+            self.lp_next[lp] = self.next_queued_time(lp);
             return;
         }
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
@@ -333,11 +333,14 @@ impl World {
             }
         }
         self.lp_next = (0..self.lps.len())
-            .map(|i| match self.node_inputs[i].is_empty() {
-                true => self.lps[i].peek_key().map_or(SimTime::MAX, |k| k.0),
-                false => SimTime::ZERO,
-            })
+            .map(|i| if self.node_inputs[i].is_empty() { self.next_queued_time(i) } else { SimTime::ZERO })
             .collect();
+    }
+
+    /// The time of node `lp`'s next queued event (`SimTime::MAX` if none).
+    #[inline]
+    fn next_queued_time(&self, lp: usize) -> SimTime {
+        self.lps[lp].peek_key().map_or(SimTime::MAX, |k| k.0)
     }
 
     /// Whether the world runs in windows, one queue per node (`run_windows`).
