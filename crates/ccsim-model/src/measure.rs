@@ -23,7 +23,8 @@ pub struct MeasureSpec {
     /// connections.
     pub tcp: bool,
     /// Whether samples are kept: false when nothing will read the series
-    /// (`World::discard_series`). The sample events still run, so the run (its events, its
+    /// (`World::discard_series`) or a sample would record nothing (`measure` asks for no series;
+    /// set at build), so that it costs no pass over the ports and VCs. The sample events still run, so the run (its events, its
     /// fingerprint) is the same either way.
     pub keep: bool,
 }

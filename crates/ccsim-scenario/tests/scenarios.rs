@@ -289,6 +289,36 @@ fn windowed_and_single_queue_runs_agree() {
     }
 }
 
+/// Samples that record nothing (`ccsim run --json`) cut no windows: counted where they fall, they
+/// leave every number of the result as the single queue gives it with its series kept, events and
+/// fingerprint included.
+#[test]
+fn windows_uncut_by_idle_samples_agree_with_the_single_queue() {
+    use ccsim_scenario::{Format, Run, SeriesUse};
+    for (name, duration) in [("abr-benchmarks/gfc1", "150ms"), ("abr-benchmarks/parking-lot-5", "100ms"), ("gfr/n-source-15-sd", "2s")] {
+        let adj = ccsim_scenario::Adjustments {
+            overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
+            ..Default::default()
+        };
+        let result = |windowed: bool, series: SeriesUse, chunks: u64| {
+            let mut r = Run::open(&preset(name), Format::Toml, &adj, series).unwrap();
+            r.world_mut().set_windowed(windowed).unwrap();
+            // An event per emission, as windows count them.
+            r.world_mut().disable_lazy_sources();
+            let end = r.world().end().as_ps();
+            for k in 1..=chunks {
+                r.run_until(ccsim_engine::SimTime::from_ps(end * k / chunks));
+            }
+            let mut v = r.finish().unwrap();
+            v.as_object_mut().unwrap().remove("series");
+            v
+        };
+        let uncut = result(true, SeriesUse::Discarded, 3);
+        let single = result(false, SeriesUse::InMemory, 1);
+        assert!(uncut == single, "{name}: {}", first_difference(&uncut, &single));
+    }
+}
+
 /// Windows with background VBR traffic: strict-priority ports schedule a departure event per
 /// cell, which belongs to the port's node like its timers.
 #[test]

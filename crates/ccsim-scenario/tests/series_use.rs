@@ -53,6 +53,23 @@ fn discarding_the_series_changes_nothing_else() {
         kept.as_object_mut().unwrap().remove("series");
         discarded.as_object_mut().unwrap().remove("series");
         assert_eq!(kept, discarded, "{preset}: the results differ");
+        // A `measure` section that asks for no series: its samples record nothing and skip
+        // settling the world, which changes nothing either.
+        let off: Vec<_> = ["acr", "queue", "received", "utilization", "tcp"].iter().map(|m| (format!("measure.{m}"), "false")).collect();
+        let mut none: Vec<(&str, &str)> = off.iter().map(|(p, v)| (p.as_str(), *v)).collect();
+        none.extend(short);
+        if preset.starts_with("ficcrd/") {
+            // A FICCRD router's MAPR and DPF are recorded whatever `measure` asks.
+            continue;
+        }
+        let mut asked_none = finish(preset, &none, SeriesUse::InMemory);
+        assert_eq!(rows(&asked_none), 0, "{preset}: rows recorded with every series off");
+        for v in [&mut kept, &mut asked_none] {
+            // The overrides make another scenario.
+            v.as_object_mut().unwrap().remove("scenario_hash");
+        }
+        asked_none.as_object_mut().unwrap().remove("series");
+        assert_eq!(kept, asked_none, "{preset}: the results differ with every series off");
     }
 }
 

@@ -418,6 +418,10 @@ impl WorldBuilder {
             }
         }
         initial.push((w.measure.window_start.min(w.measure.end), Event::WindowOpen));
+        if w.series_size().0 == 0 {
+            // Series that record nothing (every `measure` flag off): samples only reschedule.
+            w.measure.keep = false;
+        }
         if !w.measure.interval.is_zero() {
             initial.push((SimTime::ZERO, Event::Sample));
         }

@@ -5,7 +5,7 @@
 
 use super::{Event, World};
 use crate::cell::cells_to_mbps;
-use ccsim_engine::SimTime;
+use ccsim_engine::{IntrinsicOrder, SimTime};
 
 impl World {
     pub(in crate::world) fn on_sample(&mut self) {
@@ -80,9 +80,32 @@ impl World {
     }
 
     fn schedule_sample(&mut self) {
-        let next = self.now + self.measure.interval;
+        self.schedule_sample_after(self.now);
+    }
+
+    fn schedule_sample_after(&mut self, t: SimTime) {
+        let next = t + self.measure.interval;
         if next <= self.measure.end {
             self.schedule(next, Event::Sample);
+        }
+    }
+
+    /// Windowed mode, samples that record nothing (`Measure::keep` false): each still counts as
+    /// an event, but reads and changes nothing, and the fingerprint is a sum over the events
+    /// whatever their order. So the samples at the head of the observers' queue before `end` are
+    /// counted at once instead of cutting the windows they fall in (the world's windows then run
+    /// to the links' lookahead, not to the sampling interval).
+    pub(in crate::world) fn pass_idle_samples(&mut self, end: (SimTime, u64)) {
+        debug_assert!(!self.measure.keep);
+        while let Some(key) = self.queue.peek_key() {
+            if key >= end || key.1 != Event::Sample.tie(key.0) {
+                return;
+            }
+            let (t, ev) = self.queue.pop().expect("peeked");
+            let (kind, comp) = ev.kind_and_component();
+            self.fingerprint.add(t.as_ps(), kind, comp);
+            self.events += 1;
+            self.schedule_sample_after(t);
         }
     }
 
@@ -90,7 +113,8 @@ impl World {
     /// events still run, so everything else the run reports is unchanged (events and fingerprint
     /// included), but only to reschedule themselves: without a sample to take, the world is not
     /// settled first (settling applies lazy work early, never changes it: every preset reports the
-    /// same with and without series).
+    /// same with and without series), and in windowed mode they cut no windows
+    /// (`pass_idle_samples`).
     pub fn discard_series(&mut self) {
         self.measure.keep = false;
         self.rec = Default::default();

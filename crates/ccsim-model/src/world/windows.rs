@@ -132,6 +132,9 @@ impl World {
         // The key just after every event at `until`.
         let end = (until + SimDuration::from_ps(1), 0);
         loop {
+            if !self.measure.keep {
+                self.pass_idle_samples(end);
+            }
             let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
             let observer = self.queue.peek_key();
             let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
