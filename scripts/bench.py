@@ -242,9 +242,10 @@ def scale_rows() -> list[dict]:
     return rows
 
 
-# Scale, engine only and past the start: GFC1 with N sources in group A whose initial rate is the
-# 150 Mb/s trunk shared N ways (with the preset's 25 Mb/s, thousands of sources flood the first
-# switch for hundreds of ms and the run measures drops), run to ENGINE_SCALE_WARM, then timed over
+# Scale, engine only and past the start: N VCs whose initial rate is the 150 Mb/s trunk shared N
+# ways (with GFC1's 25 Mb/s, thousands of sources flood the first switch for hundreds of ms and the
+# run measures drops), in GFC1 (the N sources in group A) and in a generated parking lot (below),
+# run to ENGINE_SCALE_WARM, then timed over
 # five consecutive chunks of ENGINE_SCALE_CHUNK: ns per hop comparable with the engine rows above.
 # Each N in ENGINE_SCALE_WORLDS fresh worlds: one world's chunks agree within a few percent, but
 # worlds built anew differ by up to a third here (where their memory lands), so the row is the
@@ -255,17 +256,50 @@ ENGINE_SCALE_WARM = 0.2
 ENGINE_SCALE_CHUNK = 0.02
 
 
-def engine_scale_rows() -> list[dict]:
-    """Engine-only ns per hop of GFC1 with N sources: the median world's median of five chunks, and
-    the best chunk of all. Also the share of the cells offered to ports that were refused in those
-    chunks, and ns per offered cell (a refused cell costs its arrival's work and is no hop): with
-    thousands of sources ERICA's intervals see few of them, its fair share is too large, and the
-    first trunk drops a large share of what reaches it."""
-    text = preset_text("abr-benchmarks/gfc1")
+def gfc1_scale_text(n: int) -> tuple[str, list]:
+    """GFC1 with N sources in group A starting at 150/N Mb/s (the preset's text and overrides)."""
+    return preset_text("abr-benchmarks/gfc1"), [("source[0].count", str(n)), ("defaults.abr.icr", json.dumps(f"{150 / n:g}Mbps"))]
+
+
+# The issue's large generated topology: parking-lot-5 (seed 003's MAN parking lot, 0.5 ms links)
+# extended to PARKING_LOT_SWITCHES switches. N VCs in groups entering at SW1 .. SW31, N/31 each, all
+# leaving at the last switch, whose trunk every VC shares: each starts at 150/N Mb/s.
+PARKING_LOT_SWITCHES = 32
+
+
+def parking_lot_text(n: int) -> tuple[str, list]:
+    """The generated 32-switch parking lot with N VCs (its TOML text, no overrides)."""
+    s = PARKING_LOT_SWITCHES
+    text = preset_text("abr-benchmarks/parking-lot-5")
+    head = text[:text.index("[[switch]]")].replace('icr = "25Mbps"', f'icr = "{150 / n:g}Mbps"')
+    assert f'{150 / n:g}Mbps' in head, "parking-lot-5's ICR moved"
+    # The preset's name and description (its first lines, up to the description's closing quotes) replaced.
+    quotes = '"' * 3
+    body = head[head.index(quotes, head.index(quotes) + 3) + 3:]
+    parts = [f'name = "bench/parking-lot-{s}"\ndescription = "parking-lot-5 with {s} switches and {n} VCs"' + body]
+    parts += [f'[[switch]]\nname = "SW{k}"\n' for k in range(1, s + 1)]
+    parts += [f'[[link]]\nname = "L{k}"\nbetween = ["SW{k}", "SW{k + 1}"]\n' for k in range(1, s)]
+    groups = s - 1
+    for g in range(groups):
+        count = n // groups + (g < n % groups)
+        route = ", ".join(f'"SW{k}"' for k in range(g + 1, s + 1))
+        if count:
+            # Names that stay apart once numbered (G01v, G01v1, ... never meet G11v).
+            parts.append(f'[[source]]\nname = "G{g + 1:02d}v"\ncount = {count}\nroute = [{route}]\n')
+    return "\n".join(parts), []
+
+
+def engine_scale_rows(world_of_n) -> list[dict]:
+    """Engine-only ns per hop of the world `world_of_n(N)` gives (its TOML text and overrides) for
+    each N: the median world's median of five chunks, and the best chunk of all. Also the share of
+    the cells offered to ports that were refused in those chunks, and ns per offered cell (a
+    refused cell costs its arrival's work and is no hop): with thousands of sources ERICA's
+    intervals see few of them, its fair share is too large, and the trunks drop a large share of
+    what reaches them."""
     rows = []
     for n in ENGINE_SCALE:
-        overrides = [("source[0].count", str(n)), ("defaults.abr.icr", json.dumps(f"{150 / n:g}Mbps")),
-                     ("run.duration", json.dumps(f"{ENGINE_SCALE_WARM + 5 * ENGINE_SCALE_CHUNK:g}s")),
+        text, overrides = world_of_n(n)
+        overrides = [*overrides, ("run.duration", json.dumps(f"{ENGINE_SCALE_WARM + 5 * ENGINE_SCALE_CHUNK:g}s")),
                      ("run.measure_from", "null"),
                      *[(f"measure.{m}", "false") for m in ("acr", "queue", "received", "utilization")]]
         medians, offered_medians, best, hops_all, drops_all = [], [], float("inf"), 0, 0
@@ -396,11 +430,13 @@ def main() -> int:
         run = r["run"]
         print(f"GFC1 with {r['n']:,} sources: validate {r['validate']['wall_s']:.2f} s, {r['validate']['peak_mib']:.0f} MiB; "
               f"10 ms run {run['wall_s']:.2f} s, {run['peak_mib']:.0f} MiB (median of {run['runs']})", flush=True)
-    engine_scale = engine_scale_rows()
-    for r in engine_scale:
-        print(f"GFC1 with {r['n']:,} sources, engine only past the start: {r['ns_per_hop']:.0f} ns per hop "
-              f"(best {r['best_ns_per_hop']:.0f}); {100 * r['refused_share']:.0f} % of offered cells refused, "
-              f"{r['ns_per_offered']:.0f} ns per offered cell", flush=True)
+    engine_scale = {}
+    for name, world_of_n in [("GFC1", gfc1_scale_text), (f"the {PARKING_LOT_SWITCHES}-switch parking lot", parking_lot_text)]:
+        engine_scale[name] = engine_scale_rows(world_of_n)
+        for r in engine_scale[name]:
+            print(f"{name} with {r['n']:,} VCs, engine only past the start: {r['ns_per_hop']:.0f} ns per hop "
+                  f"(best {r['best_ns_per_hop']:.0f}); {100 * r['refused_share']:.0f} % of offered cells refused, "
+                  f"{r['ns_per_offered']:.0f} ns per offered cell", flush=True)
     tcp_scale = tcp_scale_rows()
     for r in tcp_scale:
         run = r["run"]
@@ -444,15 +480,17 @@ def main() -> int:
                      f"| {run['peak_mib']:.0f} MiB | {run['peak_mib'] * 1024 / r['n']:.0f} KiB | {run['ns_per_hop']:.0f} |")
     lines.append("")
     gfc1 = next(m for label, _, m in rows if label.startswith("GFC1 / ERICA "))
-    lines += [f"Scale, engine only (GFC1 / ERICA with N sources in group A, each starting at 150/N Mb/s; from "
-              f"{ENGINE_SCALE_WARM * 1e3:g} ms, five chunks of {ENGINE_SCALE_CHUNK * 1e3:g} ms in each of "
-              f"{ENGINE_SCALE_WORLDS} worlds built anew; no series):", "",
-              "| N | ns per hop (median) | best | over GFC1's (target ≤ 1.5×) | cells offered to ports and refused "
-              "| ns per offered cell (median) |", "|---|---|---|---|---|---|"]
-    for r in engine_scale:
-        lines.append(f"| {r['n']:,} | {r['ns_per_hop']:.0f} | {r['best_ns_per_hop']:.0f} "
-                     f"| {r['ns_per_hop'] / gfc1['ns_per_cell_hop']:.1f}× | {100 * r['refused_share']:.0f} % "
-                     f"| {r['ns_per_offered']:.0f} |")
+    lines += [f"Scale, engine only (ERICA, N VCs each starting at 150/N Mb/s: GFC1 with the N sources in group A, and "
+              f"parking-lot-5 extended to {PARKING_LOT_SWITCHES} switches with N/{PARKING_LOT_SWITCHES - 1} VCs entering "
+              f"at each switch but the last; from {ENGINE_SCALE_WARM * 1e3:g} ms, five chunks of "
+              f"{ENGINE_SCALE_CHUNK * 1e3:g} ms in each of {ENGINE_SCALE_WORLDS} worlds built anew; no series):", "",
+              "| world | N | ns per hop (median) | best | over GFC1's (target ≤ 1.5×) | cells offered to ports and refused "
+              "| ns per offered cell (median) |", "|---|---|---|---|---|---|---|"]
+    for name, scaled in engine_scale.items():
+        for r in scaled:
+            lines.append(f"| {name} | {r['n']:,} | {r['ns_per_hop']:.0f} | {r['best_ns_per_hop']:.0f} "
+                         f"| {r['ns_per_hop'] / gfc1['ns_per_cell_hop']:.1f}× | {100 * r['refused_share']:.0f} % "
+                         f"| {r['ns_per_offered']:.0f} |")
     lines.append("")
     lines += ["TCP at scale (seed 002's drop-tail dumbbell with N Reno flows, access links 100 Mb/s, bottleneck 1 Gb/s, "
               "20 s simulated, `--json`; ns per packet-hop of the whole process; the median of three runs):", "",
