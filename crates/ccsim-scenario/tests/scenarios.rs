@@ -361,8 +361,8 @@ fn the_engine_mode_is_chosen_from_the_world() {
 }
 
 /// A switch fed by more links than the default tournament holds (128: the tournament widens, and
-/// windows are cut to the time its keys have left), by more than the widest one holds (1,024: the
-/// rest keep events), and links longer than a window may span (8.6 ms, with no samples to cut
+/// windows are cut to the time its keys have left), by more than the widest one holds (1,024: a
+/// wide node, its tournament kept between windows, `wide.rs`), and links longer than a window may span (8.6 ms, with no samples to cut
 /// windows shorter), still agree exactly.
 #[test]
 fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {

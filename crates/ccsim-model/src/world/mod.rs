@@ -8,6 +8,7 @@
 //! | `build.rs` | `WorldBuilder`: nodes, ports and VCs from specs, the initial events |
 //! | `run.rs` | the single-queue loop, dispatch of events, scheduling |
 //! | `windows.rs` | the windowed mode: one queue per node, the tournament over pipe heads |
+//! | `wide.rs` | windowed nodes fed by more pipes than a window's tournament holds: kept tournaments |
 //! | `forward.rs` | a cell leaving a pipe, entering a port, leaving an event-scheduled port |
 //! | `node/` | what a cell meets at a node, by the node's kind (host, switch, router, IP edge) |
 //! | `emit.rs` | sources: start, pacing wake-ups, cells leaving hosts |
@@ -42,6 +43,7 @@ mod sample;
 mod tcp;
 mod trace;
 mod vc;
+mod wide;
 mod windows;
 
 pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
@@ -82,6 +84,12 @@ pub struct World {
     /// (`index_inputs`), in port order; the reused tournament over their heads.
     node_inputs: Vec<Vec<crate::ids::PortId>>,
     tournament: Vec<u64>,
+    /// Windowed mode: per node, the tournament a wide node keeps between windows (empty for the
+    /// others) and the keys of its pipes' new heads not yet in it; per port, its leaf there
+    /// (`wide.rs`).
+    wide_trees: Vec<Vec<wide::WideKey>>,
+    new_heads: Vec<Vec<wide::WideKey>>,
+    input_leaf: Vec<u32>,
     /// Windowed mode: per node, no event of its queue is earlier than this (a lower bound, kept
     /// by `schedule` and raised when the node runs); `SimTime::ZERO` for a node with tournament
     /// inputs, whose arrivals are not in its queue. A window skips the nodes it bounds out

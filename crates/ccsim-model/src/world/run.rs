@@ -3,7 +3,7 @@
 //!
 //! Owns the clock, the event count and the fingerprint; what an event does is the rooms'.
 
-use super::windows::IN_TOURNAMENT;
+use super::windows::{IN_TOURNAMENT, IN_WIDE_TOURNAMENT};
 use super::{Event, World};
 use crate::tcp_host::TcpEnd;
 use ccsim_engine::SimTime;
@@ -74,6 +74,8 @@ impl World {
         let lp = match ev {
             // Taken in order by `run_node`'s tournament: no event.
             Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_TOURNAMENT => return,
+            // A wide node's kept tournament takes the pipe's new head.
+            Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_WIDE_TOURNAMENT => return self.wide_head(p, t),
             Event::PipeArrival(p) => self.arrive_lp[p.index()],
             Event::PortDeparture(p) | Event::SchemeTimer(p) | Event::Credit(p) => self.port_lp[p.index()],
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {

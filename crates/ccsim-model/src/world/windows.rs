@@ -13,18 +13,21 @@ use ccsim_engine::{ByEvent, EventQueue, IntrinsicOrder, SimDuration, SimTime};
 
 /// `World::arrive_lp` of a pipe whose arrivals `run_node` takes in order itself (no events).
 pub(in crate::world) const IN_TOURNAMENT: u32 = u32::MAX;
+/// `World::arrive_lp` of a pipe into a wide node, whose kept tournament takes its arrivals
+/// (`wide.rs`).
+pub(in crate::world) const IN_WIDE_TOURNAMENT: u32 = u32::MAX - 1;
 
 /// A tournament leaf with no arrival left in the window (above every real key).
 const NO_ARRIVAL: u64 = u64::MAX;
 
 /// How a tournament key (`key_of_arrival`) splits its 64 bits: the leaf in the low
 /// `leaf_bits`, the tie's 24-bit hash above it, the arrival's time in the window above that. More
-/// leaf bits let a node take more of its pipes into its tournament (the others' arrivals are
-/// queue events, a push and a pop in a heap as deep as their number) and leave fewer for the
-/// time: windows are then cut shorter than the links allow (each window costs a look at every
-/// node). `index_inputs` takes the fewest bits that hold the busiest node's pipes, from
-/// `MIN_LEAF_BITS` (128 pipes, windows up to 8.6 ms: every shipped preset) to `MAX_LEAF_BITS`
-/// (1,024 pipes, windows up to 1.07 ms).
+/// leaf bits let a node take more pipes into its tournament and leave fewer for the time:
+/// windows are then cut shorter than the links allow (each window costs a look at every node).
+/// `index_inputs` takes the fewest bits that hold the busiest node's pipes, from `MIN_LEAF_BITS`
+/// (128 pipes, windows up to 8.6 ms: every shipped preset) to `MAX_LEAF_BITS` (1,024 pipes,
+/// windows up to 1.07 ms); a node fed by more is wide (`wide.rs`) and leaves the others' windows
+/// their length.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::world) struct TournamentLayout {
     leaf_bits: u32,
@@ -146,6 +149,10 @@ impl World {
                 // A node with nothing before the window's end has nothing to run: most hosts of
                 // a large world in most windows, each queue a line or two out of the caches.
                 if self.lp_next[i] > bound.0 {
+                    continue;
+                }
+                if !self.wide_trees[i].is_empty() {
+                    self.run_wide_node(i, bound);
                     continue;
                 }
                 match self.layout.leaf_bits {
@@ -317,8 +324,12 @@ impl World {
     /// sinks keep their own events.
     pub(in crate::world) fn index_inputs(&mut self) {
         let on = self.is_windowed();
+        let nodes = if on { self.nodes.len() } else { 0 };
         self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
-        self.node_inputs = vec![Vec::new(); if on { self.nodes.len() } else { 0 }];
+        self.node_inputs = vec![Vec::new(); nodes];
+        self.input_leaf = vec![0; self.ports.len()];
+        self.wide_trees = vec![Vec::new(); nodes];
+        self.new_heads = vec![Vec::new(); nodes];
         if on {
             let forward = self.crossed_forward(|_| true);
             let joins = |i: usize| !self.ports[i].lazy_sink && forward[i];
@@ -326,13 +337,20 @@ impl World {
             for i in (0..self.ports.len()).filter(|&i| joins(i)) {
                 per_node[self.ports[i].to.index()] += 1;
             }
-            self.layout = TournamentLayout::for_inputs(per_node.into_iter().max().unwrap_or(0));
+            // Nodes fed by more pipes than the widest window's tournament are wide (`wide.rs`);
+            // the others' tournaments are as wide as the busiest of them needs.
+            let max_inputs = TournamentLayout { leaf_bits: MAX_LEAF_BITS }.max_inputs();
+            let wide: Vec<bool> = per_node.iter().map(|&n| n > max_inputs).collect();
+            self.layout = TournamentLayout::for_inputs(per_node.iter().copied().filter(|&n| n <= max_inputs).max().unwrap_or(0));
             for i in (0..self.ports.len()).filter(|&i| joins(i)) {
-                let inputs = &mut self.node_inputs[self.ports[i].to.index()];
-                if inputs.len() < self.layout.max_inputs() {
-                    inputs.push(PortId(i as u32));
-                    self.arrive_lp[i] = IN_TOURNAMENT;
-                }
+                let to = self.ports[i].to.index();
+                let inputs = &mut self.node_inputs[to];
+                self.input_leaf[i] = inputs.len() as u32;
+                inputs.push(PortId(i as u32));
+                self.arrive_lp[i] = if wide[to] { IN_WIDE_TOURNAMENT } else { IN_TOURNAMENT };
+            }
+            for lp in (0..nodes).filter(|&lp| wide[lp]) {
+                self.wide_trees[lp] = self.build_wide_tree(lp);
             }
         }
         self.lp_next = (0..self.lps.len())
