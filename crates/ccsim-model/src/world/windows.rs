@@ -151,10 +151,6 @@ impl World {
                 if self.lp_next[i] > bound.0 {
                     continue;
                 }
-                if !self.wide_trees[i].is_empty() {
-                    self.run_wide_node(i, bound);
-                    continue;
-                }
                 match self.layout.leaf_bits {
                     7 => self.run_node::<7>(i, start, bound),
                     8 => self.run_node::<8>(i, start, bound),
@@ -190,6 +186,9 @@ impl World {
             }
             self.lp_next[lp] = self.next_queued_time(lp);
             return;
+        }
+        if !self.wide_trees[lp].is_empty() {
+            return self.run_wide_node(lp, bound);
         }
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         // A tournament over the pipes' heads: each arrival replays one leaf-to-root path,
