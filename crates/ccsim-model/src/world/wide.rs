@@ -7,6 +7,7 @@
 //! node's arrivals with its queue is `windows.rs`'s, with these keys.
 
 use super::event::shuffle;
+use super::windows::{rebuild, replay};
 use super::{Event, World};
 use crate::ids::PortId;
 use ccsim_engine::{IntrinsicOrder, SimTime};
@@ -52,22 +53,6 @@ pub(in crate::world) fn wide_before(key: (SimTime, u64)) -> WideKey {
 fn queue_key(key: WideKey, p: PortId) -> (SimTime, u64) {
     let t = SimTime::from_ps((key >> 64) as u64);
     (t, Event::PipeArrival(p).tie(t))
-}
-
-/// Leaf `leaf` of `tree` (a tournament: `tree[1]` the least of its leaves, stored from
-/// `tree.len() / 2` on) takes `key`, and its path to the root is replayed. (The tree's length is a
-/// power of two: masked indices need no bounds checks.)
-#[inline]
-pub(in crate::world) fn replay(tree: &mut [WideKey], leaf: usize, key: WideKey) {
-    let mask = tree.len() - 1;
-    let mut i = tree.len() / 2 + leaf;
-    let mut m = key;
-    tree[i & mask] = m;
-    while i > 1 {
-        m = m.min(tree[(i ^ 1) & mask]);
-        i /= 2;
-        tree[i & mask] = m;
-    }
 }
 
 impl World {
@@ -149,9 +134,7 @@ impl World {
             for &key in heads.iter() {
                 tree[size + (key & LEAF_MASK) as usize] = key;
             }
-            for i in (1..size).rev() {
-                tree[i] = tree[2 * i].min(tree[2 * i + 1]);
-            }
+            rebuild(tree);
         }
         heads.clear();
     }

@@ -208,9 +208,7 @@ impl World {
         for (j, &p) in inputs.iter().enumerate() {
             tree[size + j] = self.tournament_key(layout, p, j, start, limit);
         }
-        for i in (1..size).rev() {
-            tree[i] = tree[2 * i].min(tree[2 * i + 1]);
-        }
+        rebuild(tree);
         // The node's next queued event (its queue key, that key as a tournament bound, and the
         // queue's push count when looked up): arrivals with smaller tournament keys come first;
         // one at the same time with the same hash needs the full comparison. Looked up again
@@ -241,17 +239,7 @@ impl World {
                 self.current = Some(ev);
                 self.enter(start + SimDuration::from_ps(key >> layout.time_shift()), ev);
                 let (cell, next) = self.take_arrival(p);
-                // Replay the leaf's path: each parent is the smaller of its two children. (The
-                // tree's length is a power of two: masked indices need no bounds checks.)
-                let mask = tree.len() - 1;
-                let mut i = size + leaf;
-                let mut m = key_of_arrival(layout, next, p, leaf, start, limit);
-                tree[i & mask] = m;
-                while i > 1 {
-                    m = m.min(tree[(i ^ 1) & mask]);
-                    i /= 2;
-                    tree[i & mask] = m;
-                }
+                replay(tree, leaf, key_of_arrival(layout, next, p, leaf, start, limit));
                 self.arrive(p, cell);
             } else {
                 match self.lps[lp].pop_before(bound) {
@@ -408,6 +396,31 @@ impl World {
             self.schedule(t, ev);
         }
         Ok(())
+    }
+}
+
+/// Leaf `leaf` of tournament `tree` (`tree[1]` the least of its leaves, which are stored from
+/// `tree.len() / 2` on) takes `key`, and its path to the root is replayed: each parent the smaller
+/// of its two children. (The tree's length is a power of two: masked indices need no bounds
+/// checks.) Windows' 64-bit keys and wide nodes' 128-bit ones alike.
+#[inline(always)]
+pub(in crate::world) fn replay<K: Ord + Copy>(tree: &mut [K], leaf: usize, key: K) {
+    let mask = tree.len() - 1;
+    let mut i = tree.len() / 2 + leaf;
+    let mut m = key;
+    tree[i & mask] = m;
+    while i > 1 {
+        m = m.min(tree[(i ^ 1) & mask]);
+        i /= 2;
+        tree[i & mask] = m;
+    }
+}
+
+/// Every parent of tournament `tree` set from its children, once its leaves are written.
+#[inline]
+pub(in crate::world) fn rebuild<K: Ord + Copy>(tree: &mut [K]) {
+    for i in (1..tree.len() / 2).rev() {
+        tree[i] = tree[2 * i].min(tree[2 * i + 1]);
     }
 }
 
