@@ -112,6 +112,35 @@ def test_chunks_end_at_the_duration_and_never_exceed_the_longest():
     assert len(ends) <= 200 + 10
 
 
+def test_chunking_changes_nothing_and_only_readers_cut_many_chunks(small, monkeypatch):
+    from ccsim import api
+
+    cuts = []
+    ends = api._chunk_ends
+    monkeypatch.setattr(api, "_chunk_ends", lambda duration, chunks: (cuts.append(chunks), ends(duration, chunks))[1])
+    quiet = ccsim.run(small, seed=3)
+    read = ccsim.run(small, seed=3, progress=lambda now, total: None)
+    many = ccsim.run(small, seed=3, chunks=37)
+    # No reader between chunks: only Ctrl-C's wall-time bound cuts the run; a reader gets 200.
+    assert cuts == [1, api.DEFAULT_CHUNKS, 37]
+    for r in (read, many):
+        assert r.summary()["fingerprint"] == quiet.summary()["fingerprint"]
+        for name in quiet.TABLES:
+            assert getattr(r, name).equals(getattr(quiet, name)), name
+
+
+def test_counters_read_between_chunks_are_settled(small):
+    # A chunk leaves lazy state behind (`run_until`); reading `hops` settles it first, so the count
+    # read at 10.05 ms is that of a run that ends there (whose end settles it).
+    at = [("run.duration", '"10.05ms"'), ("run.measure_from", '"0s"')]
+    ended = _core.Simulation(text=json.dumps(small), format="json", overrides=at, seed=3)
+    assert ended.run_until(1.0)
+    longer = _core.Simulation(text=json.dumps(small), format="json", overrides=at[1:], seed=3)
+    assert not longer.run_until(0.01005)
+    data = ended.finish()
+    assert (longer.hops, longer.port_drops) == (data["cell_hops"] + data["packet_hops"], ended.port_drops)
+
+
 def test_sigint_stops_a_long_run_within_a_chunk(cli, env):
     import signal
     import subprocess

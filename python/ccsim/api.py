@@ -166,7 +166,7 @@ def run(
     tcp: str | None = None,
     set: Mapping[str, Any] | None = None,
     progress: bool | Progress = False,
-    chunks: int = 200,
+    chunks: int | None = None,
     trace: bool | Mapping[str, Any] | None = None,
     stream_series: str | Path | None = None,
     _stream_above_mb: float | None = None,
@@ -181,7 +181,9 @@ def run(
     the TCP variant of every connection (jacobson88, tahoe, reno, newreno, sack); ``set`` and
     keyword overrides change any field by path. ``progress=True`` shows a progress bar on
     stderr once a run has taken a second; a callable ``progress(now_s, duration_s)`` is called
-    between chunks instead. Ctrl-C interrupts between chunks. ``trace=True`` records the
+    between chunks instead. Ctrl-C interrupts between chunks. ``chunks=N`` cuts the run in at
+    least N (default: 200 when progress is reported or series are streamed, else as few as keep
+    each chunk under ~0.1 s of wall time); results do not depend on it. ``trace=True`` records the
     per-cell/packet event trace (``Result.trace``; docs/trace.md), a dict such as
     ``{"flows": ["S1"], "from": "10ms", "to": "20ms", "max_mb": 100}`` records it with those
     ``measure.trace`` settings, ``False`` turns off one the scenario asks for.
@@ -234,7 +236,7 @@ def summary_json(
     than the run's own text, and the world they were built from was still alive."""
     started = time.perf_counter()
     source = scenario_source(scenario)
-    sim, _writer, notices = _simulate(source, override_pairs(set, {}), seed, scheme, tcp, "none", False, 200)
+    sim, _writer, notices = _simulate(source, override_pairs(set, {}), seed, scheme, tcp, "none", False, None)
     text = sim.summary_text().rstrip()
     trace = sim.trace_summary
     del sim  # the world's memory goes before the text grows
@@ -249,7 +251,7 @@ def summary_json(
 
 
 def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: int | None,
-              scheme: str | None, tcp: str | None, kept: str, progress: bool | Progress, chunks: int,
+              scheme: str | None, tcp: str | None, kept: str, progress: bool | Progress, chunks: int | None,
               stream_series: str | Path | None = None, stream_above_mb: float | None = None):
     """Builds the scenario's simulation and runs it to its end: ``run``'s work before the
     result. ``source`` is ``scenario_source``'s answer, ``kept`` the engine's series mode
@@ -278,6 +280,10 @@ def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: 
 
         progress = bar = ProgressBar()
     try:
+        if chunks is None:
+            # Chunk ends cut the engine's windows (at 10,000 sources, 200 of them took a fifth of a
+            # run): only a reader between chunks needs more than Ctrl-C's wall-time bound.
+            chunks = DEFAULT_CHUNKS if progress or writer is not None else 1
         for t in _chunk_ends(duration, chunks):
             done = sim.run_until(t)
             if writer is not None and sim.series_rows >= writer.flush_rows:
@@ -337,6 +343,9 @@ STREAM_ABOVE_MB = 256.0
 
 #: Wall time a chunk of a run may take: Ctrl-C (and progress) are handled between chunks.
 CHUNK_WALL_S = 0.1
+
+#: Chunks of a run whose progress is reported or whose series are streamed (at least).
+DEFAULT_CHUNKS = 200
 
 
 def _chunk_ends(duration: float, chunks: int):

@@ -191,13 +191,15 @@ impl Simulation {
     }
     /// Hops so far: cells that crossed an ATM link and packets that crossed an IP link.
     #[getter]
-    fn hops(&self) -> u64 {
+    fn hops(&mut self) -> u64 {
+        self.settle();
         let w = self.run.world();
         w.cell_hops() + w.packet_hops()
     }
     /// Cells and packets the ports refused so far (with `hops`, every unit a port was offered).
     #[getter]
-    fn port_drops(&self) -> u64 {
+    fn port_drops(&mut self) -> u64 {
+        self.settle();
         self.run.world().port_drops()
     }
     #[getter]
@@ -224,7 +226,7 @@ impl Simulation {
         }
         let until = SimTime::ZERO + SimDuration::from_secs_f64(t_s.min(1e6));
         let run = &mut self.run;
-        let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| run.run_until(until))));
+        let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| run.advance(until))));
         match outcome {
             Ok(done) => Ok(done),
             Err(p) => {
@@ -269,6 +271,14 @@ impl Simulation {
 }
 
 impl Simulation {
+    /// Brings the world's lazy state up to now before a counter is read between chunks (`run_until`
+    /// leaves it behind: `Run::advance`). A failed simulation is read as it stopped.
+    fn settle(&mut self) {
+        if self.poisoned.is_none() {
+            self.run.settle_now();
+        }
+    }
+
     /// The result's text (`Run::finish_json`, or `Run::into_json` if `last`), the GIL released
     /// while it is written.
     fn result_text(&mut self, py: Python<'_>, detail: results::Detail, last: bool) -> PyResult<String> {

@@ -204,6 +204,17 @@ impl Run {
         self.world.run_until(until)
     }
 
+    /// `run_until` leaving lazy state behind until the run is complete (`World::advance`): for
+    /// chunked runs; call `settle_now` before reading counters between chunks.
+    pub fn advance(&mut self, until: SimTime) -> bool {
+        self.world.advance(until)
+    }
+
+    /// Brings the world's lazy state up to now (changes no result).
+    pub fn settle_now(&mut self) {
+        self.world.settle_now();
+    }
+
     pub fn run_to_end(&mut self) {
         let end = self.world.end();
         self.world.run_until(end);

@@ -166,6 +166,36 @@ fn efci_shares_a_link_with_binary_feedback() {
     assert!(q["max_queue_cells"].as_u64().unwrap() > 100, "EFCI acts on queue growth past q_hi");
 }
 
+/// A chunk end that leaves lazy state behind (`advance`, as the Python API runs) holds counters
+/// back until a reader settles the world; settled, they are those of a chunk end that settles
+/// (`run_until`). Two Sources delivers its data cells lazily, in both engines.
+#[test]
+fn readers_between_unsettled_chunks_settle_first() {
+    let adj = ccsim_scenario::Adjustments {
+        overrides: vec![("run.duration".into(), Value::from("50ms"))],
+        ..Default::default()
+    };
+    for windowed in [false, true] {
+        let open = || {
+            let mut r = Run::from_text(&preset("abr-benchmarks/two-sources"), Format::Toml, &adj).unwrap();
+            r.world_mut().set_windowed(windowed).unwrap();
+            r
+        };
+        let (mut left, mut settled) = (open(), open());
+        // Halfway between two samples (which settle the world themselves).
+        let until = ccsim_engine::SimTime::from_ps(20_050_000_123);
+        assert!(!left.advance(until) && !settled.run_until(until));
+        let behind = left.world().cell_hops();
+        left.settle_now();
+        let hops = |r: &Run| (r.world().cell_hops(), r.world().port_drops());
+        assert_eq!(hops(&left), hops(&settled), "windowed: {windowed}");
+        assert!(behind < hops(&settled).0, "windowed: {windowed}: nothing was left to settle ({behind} hops)");
+        left.run_to_end();
+        settled.run_to_end();
+        assert!(left.finish().unwrap() == settled.finish().unwrap(), "windowed: {windowed}");
+    }
+}
+
 /// Lazy sources and sinks (emissions generated in batches, data cells to ABR destinations
 /// delivered in batches, docs/DESIGN.md §2) change the number of events, never the results: every
 /// summary number and every queue and utilisation sample is the same as with one event per
@@ -190,9 +220,11 @@ fn lazy_ends_give_the_results_of_an_event_per_cell() {
                 r.world_mut().disable_lazy_sinks();
                 r.world_mut().disable_lazy_sources();
             }
-            // In chunks, as the Python API runs: each chunk's end catches the lazy ends up.
+            // In chunks whose ends catch the lazy ends up (`run_until`) or leave them behind
+            // (`advance`, as the Python API runs).
             for k in 1..=8u64 {
-                r.run_until(ccsim_engine::SimTime::from_ps(k * 25_000_000_000));
+                let until = ccsim_engine::SimTime::from_ps(k * 25_000_000_000);
+                if k % 2 == 0 { r.run_until(until) } else { r.advance(until) };
             }
             let mut v = r.finish().unwrap();
             let events = v["events"].as_u64().unwrap();
@@ -234,14 +266,17 @@ fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<
         }
         let end = r.world().end().as_ps();
         for k in 1..=chunks {
-            r.run_until(ccsim_engine::SimTime::from_ps(end * k / chunks));
+            // Chunk ends that settle the world (`run_until`) and ones that leave it (`advance`,
+            // as the Python API runs).
+            let until = ccsim_engine::SimTime::from_ps(end * k / chunks);
+            if k % 2 == 0 { r.run_until(until) } else { r.advance(until) };
         }
         assert!(r.world().is_done());
         let v = r.finish().unwrap();
         assert_eq!(v["conservation_ok"], true, "{label}");
         v
     };
-    // Windows in chunks (each chunk's end cuts a window), the single queue in one go.
+    // Windows in chunks (each chunk's end cuts a window, half of them settle), the single queue in one go.
     let windowed = result(true, false, 7);
     let single = result(false, false, 1);
     assert!(windowed == single, "{label}: windows and the single queue disagree\n{}", first_difference(&windowed, &single));
