@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per cell-hop inside `World::run_until` (callgrind), the stable speed measure of
+# Instructions per cell-hop inside `World::advance` (callgrind), the stable speed measure of
 # docs/benchmarks.md: wall times on shared VMs swing by a third, instruction counts do not.
 #
 #   scripts/instructions.sh [PRESET] [SCHEME] [DURATION] [extra PATH=VALUE ...]
@@ -37,11 +37,11 @@ trap 'rm -rf "$out"' EXIT
 args=("python/ccsim/presets/$preset.toml" "run.duration=\"$duration\"" "run.measure_from=\"0s\"")
 [ -n "$scheme" ] && args+=("scheme=$scheme")
 args+=("$@")
-# Instructions inside `run_until`, and the summary, of a run to $1 (files $out/$2.*).
+# Instructions inside `World::advance` (what `run_until` runs), and the summary, of a run to $1 (files $out/$2.*).
 measure() {
     local a=("${args[@]}")
     a[1]="run.duration=\"$1\""
-    valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='*World*run_until*' \
+    valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='*World*advance*' \
         "$run" "${a[@]}" >"$out/$2.json" 2>"$out/log"
     grep -E '^(summary|totals):' "$out/cg" | tail -1 | awk '{print $2}' >"$out/$2.ir"
 }

@@ -22,7 +22,9 @@ impl World {
     /// `run_until` without bringing lazy state (sources, sinks, ports) up to `until` before the
     /// run is complete: for callers that only chunk a run (the Python API, for Ctrl-C and
     /// progress), whose readers call `settle_now` first. Settling changes no result, but at
-    /// 10,000 sources it costs every VC and port a visit per chunk end.
+    /// 10,000 sources it costs every VC and port a visit per chunk end. Never inlined: profiles
+    /// (`scripts/instructions.sh`) count the instructions inside it.
+    #[inline(never)]
     pub fn advance(&mut self, until: SimTime) -> bool {
         let until = until.min(self.measure.end);
         if self.lps.is_empty() {

@@ -3,14 +3,14 @@
 //! of them from window to window, with absolute 128-bit keys, instead of a window's tournament
 //! over the first 1,024 and an arrival event per cell for the rest. Results are identical.
 //!
-//! Owns the wide nodes' tournaments and their pending new heads; the loop that interleaves a
-//! node's arrivals with its queue is `windows.rs`'s, with these keys.
+//! Owns the wide nodes' tournaments, their keys and their pending new heads; the loop that
+//! interleaves a node's arrivals with its queue is `windows.rs`'s (`World::interleave`).
 
 use super::event::shuffle;
-use super::windows::{rebuild, replay};
-use super::{Event, World};
+use super::windows::{rebuild, replay, ArrivalKeys};
+use super::World;
 use crate::ids::PortId;
-use ccsim_engine::{IntrinsicOrder, SimTime};
+use ccsim_engine::SimTime;
 
 /// A wide node's tournament key: the arrival's time (picoseconds) in the high 64 bits, the 24-bit
 /// hash of a `PipeArrival`'s tie at that time above bit 32, the leaf (the pipe's place among the
@@ -48,11 +48,44 @@ pub(in crate::world) fn wide_before(key: (SimTime, u64)) -> WideKey {
     }
 }
 
-/// A key's place in the queue's order: (time, tie) of the `PipeArrival` over `p`.
-#[inline]
-fn queue_key(key: WideKey, p: PortId) -> (SimTime, u64) {
-    let t = SimTime::from_ps((key >> 64) as u64);
-    (t, Event::PipeArrival(p).tie(t))
+/// A wide node's keys for `World::interleave`: arrivals before `window` (`wide_before` of the
+/// window's end) are the window's.
+#[derive(Clone, Copy)]
+struct WideKeys {
+    window: WideKey,
+}
+
+impl ArrivalKeys for WideKeys {
+    type Key = WideKey;
+    const NONE: WideKey = NO_WIDE_ARRIVAL;
+    #[inline(always)]
+    fn in_window(self, key: WideKey) -> bool {
+        key < self.window
+    }
+    #[inline(always)]
+    fn clip(self, bound: WideKey) -> WideKey {
+        bound.min(self.window)
+    }
+    #[inline(always)]
+    fn before(self, q: (SimTime, u64)) -> WideKey {
+        wide_before(q)
+    }
+    #[inline(always)]
+    fn same_tie(self, key: WideKey, bound: WideKey) -> bool {
+        key >> 32 == bound >> 32
+    }
+    #[inline(always)]
+    fn leaf(self, key: WideKey) -> usize {
+        (key & LEAF_MASK) as usize
+    }
+    #[inline(always)]
+    fn time(self, key: WideKey) -> SimTime {
+        SimTime::from_ps((key >> 64) as u64)
+    }
+    #[inline(always)]
+    fn key(self, arrival: Option<SimTime>, p: PortId, leaf: usize) -> WideKey {
+        wide_key(arrival, p, leaf)
+    }
 }
 
 impl World {
@@ -64,44 +97,7 @@ impl World {
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         let mut tree = std::mem::take(&mut self.wide_trees[lp]);
         self.take_new_heads(lp, &mut tree);
-        let window = wide_before(bound);
-        // The node's next queued event (its queue key, that key as a tournament bound, and the
-        // queue's push count when looked up), looked up again only when the queue changed.
-        let next_queued = |w: &World| {
-            let q = w.lps[lp].peek_key();
-            (q, q.map_or(NO_WIDE_ARRIVAL, wide_before), w.lps[lp].pushes())
-        };
-        let (mut queued, mut before_queued, mut pushes) = next_queued(self);
-        loop {
-            let key = tree[1];
-            if self.lps[lp].pushes() != pushes {
-                (queued, before_queued, pushes) = next_queued(self);
-            }
-            let leaf = (key & LEAF_MASK) as usize;
-            let first = key < window
-                && (key < before_queued
-                    || (key >> 32 == before_queued >> 32 && queued.is_none_or(|q| queue_key(key, inputs[leaf]) < q)));
-            if first {
-                let p = inputs[leaf];
-                let ev = Event::PipeArrival(p);
-                self.current = Some(ev);
-                self.enter(SimTime::from_ps((key >> 64) as u64), ev);
-                let (cell, next) = self.take_arrival(p);
-                replay(&mut tree, leaf, wide_key(next, p, leaf));
-                self.arrive(p, cell);
-            } else {
-                match self.lps[lp].pop_before(bound) {
-                    Some((t, ev)) => {
-                        // What a handler may run at once (`run_source`) must also come before
-                        // the next arrival.
-                        self.bound = if key < window { bound.min(queue_key(key, inputs[leaf])) } else { bound };
-                        self.process(t, ev);
-                        (queued, before_queued, pushes) = next_queued(self);
-                    }
-                    None => break,
-                }
-            }
-        }
+        self.interleave(lp, WideKeys { window: wide_before(bound) }, &mut tree, &inputs, bound);
         self.bound = bound;
         self.wide_trees[lp] = tree;
         self.node_inputs[lp] = inputs;
@@ -159,6 +155,8 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::world::Event;
+    use ccsim_engine::IntrinsicOrder;
 
     /// A tournament's root is the least of its leaves after any sequence of replays, and keys
     /// order arrivals by time, then their tie's hash, then leaf; `wide_before` splits them where
@@ -181,7 +179,8 @@ mod tests {
         let t = SimTime::from_ps(5_000);
         let a = wide_key(Some(t), PortId(7), 3);
         assert!(a < wide_key(Some(SimTime::from_ps(5_001)), PortId(0), 0));
-        assert_eq!(queue_key(a, PortId(7)), (t, Event::PipeArrival(PortId(7)).tie(t)));
+        let keys = WideKeys { window: NO_WIDE_ARRIVAL };
+        assert_eq!((keys.time(a), keys.leaf(a)), (t, 3));
         // A window ending at `t` (tie 0) excludes the arrival at `t`; an observer at `t` does not.
         assert!(a >= wide_before((t, 0)));
         assert!(a < wide_before((t, Event::Sample.tie(t))));

@@ -120,6 +120,77 @@ fn key_of_arrival(layout: TournamentLayout, arrival: Option<SimTime>, p: PortId,
     }
 }
 
+/// An arrival's place in the queue's order: (time, tie) of the `PipeArrival` over `p` at `t`.
+#[inline]
+pub(in crate::world) fn arrival_key(t: SimTime, p: PortId) -> (SimTime, u64) {
+    (t, Event::PipeArrival(p).tie(t))
+}
+
+/// What `World::interleave` needs of a tournament's keys: a window's 64-bit keys relative to its
+/// start (`WindowKeys`) or a wide node's absolute 128-bit ones (`wide.rs`). Either way a key
+/// orders one node's arrivals as the queue does (time, the tie's hash, the leaf in port order).
+pub(in crate::world) trait ArrivalKeys: Copy {
+    type Key: Ord + Copy;
+    /// A leaf with no arrival (above every real key).
+    const NONE: Self::Key;
+    /// Whether `key`, the tournament's least, is an arrival in the window being run.
+    fn in_window(self, key: Self::Key) -> bool;
+    /// `bound` lowered to the window's end: a key below the result is in the window and before
+    /// the node's next queued event.
+    fn clip(self, bound: Self::Key) -> Self::Key;
+    /// The keys of arrivals that certainly come before the event at queue key `q` are below
+    /// this; one that agrees with it above the leaf (`same_tie`) needs the full comparison.
+    fn before(self, q: (SimTime, u64)) -> Self::Key;
+    /// Whether `key` and a `before` bound have the same time and hash.
+    fn same_tie(self, key: Self::Key, bound: Self::Key) -> bool;
+    fn leaf(self, key: Self::Key) -> usize;
+    fn time(self, key: Self::Key) -> SimTime;
+    /// The key of an arrival at `arrival` (none: the pipe is empty) over pipe `p`, leaf `leaf`.
+    fn key(self, arrival: Option<SimTime>, p: PortId, leaf: usize) -> Self::Key;
+}
+
+/// A window's tournament keys (`key_of_arrival`): from `start`, arrivals before `limit` only.
+#[derive(Clone, Copy)]
+struct WindowKeys {
+    layout: TournamentLayout,
+    start: SimTime,
+    limit: u64,
+}
+
+impl ArrivalKeys for WindowKeys {
+    type Key = u64;
+    const NONE: u64 = NO_ARRIVAL;
+    #[inline(always)]
+    fn in_window(self, key: u64) -> bool {
+        key != NO_ARRIVAL
+    }
+    /// Keys past the window's end are `NO_ARRIVAL` already (`key_of_arrival`).
+    #[inline(always)]
+    fn clip(self, bound: u64) -> u64 {
+        bound
+    }
+    #[inline(always)]
+    fn before(self, q: (SimTime, u64)) -> u64 {
+        self.layout.arrivals_before(self.start, q)
+    }
+    #[inline(always)]
+    fn same_tie(self, key: u64, bound: u64) -> bool {
+        key >> self.layout.leaf_bits == bound >> self.layout.leaf_bits
+    }
+    #[inline(always)]
+    fn leaf(self, key: u64) -> usize {
+        (key & self.layout.leaf_mask()) as usize
+    }
+    #[inline(always)]
+    fn time(self, key: u64) -> SimTime {
+        self.start + SimDuration::from_ps(key >> self.layout.time_shift())
+    }
+    #[inline(always)]
+    fn key(self, arrival: Option<SimTime>, p: PortId, leaf: usize) -> u64 {
+        key_of_arrival(self.layout, arrival, p, leaf, self.start, self.limit)
+    }
+}
+
 impl World {
     /// Windowed mode. Nodes touch each other only through links, and a cell sent at `t` reaches
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
@@ -209,18 +280,31 @@ impl World {
             tree[size + j] = self.tournament_key(layout, p, j, start, limit);
         }
         rebuild(tree);
+        self.interleave(lp, WindowKeys { layout, start, limit }, tree, &inputs, bound);
+        debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(layout, p, j, start, limit) == NO_ARRIVAL));
+        self.tournament = store;
+        self.node_inputs[lp] = inputs;
+    }
+
+    /// Node `lp` runs its events before `bound`: its queue's, and the arrivals that its tournament
+    /// `tree` over the pipes `inputs` yields (keys of kind `K`), each where the single queue would
+    /// have run it. `run_node`'s windows and `wide.rs`'s kept tournaments alike.
+    #[inline(always)]
+    pub(in crate::world) fn interleave<K: ArrivalKeys>(
+        &mut self,
+        lp: usize,
+        keys: K,
+        tree: &mut [K::Key],
+        inputs: &[PortId],
+        bound: (SimTime, u64),
+    ) {
         // The node's next queued event (its queue key, that key as a tournament bound, and the
         // queue's push count when looked up): arrivals with smaller tournament keys come first;
         // one at the same time with the same hash needs the full comparison. Looked up again
         // only when the queue changed.
         let next_queued = |w: &World| {
             let q = w.lps[lp].peek_key();
-            (q, q.map_or(NO_ARRIVAL, |q| layout.arrivals_before(start, q)), w.lps[lp].pushes())
-        };
-        // A tournament key's place in the queue's order: (time, tie).
-        let queue_key = |key: u64, p: PortId| {
-            let t = start + SimDuration::from_ps(key >> layout.time_shift());
-            (t, Event::PipeArrival(p).tie(t))
+            (q, q.map_or(K::NONE, |q| keys.before(q)), w.lps[lp].pushes())
         };
         let (mut queued, mut before_queued, mut pushes) = next_queued(self);
         loop {
@@ -228,25 +312,25 @@ impl World {
             if self.lps[lp].pushes() != pushes {
                 (queued, before_queued, pushes) = next_queued(self);
             }
-            let leaf = (key & layout.leaf_mask()) as usize;
-            let first = key < before_queued
-                || (key != NO_ARRIVAL
-                    && key >> layout.leaf_bits == before_queued >> layout.leaf_bits
-                    && queued.is_none_or(|q| queue_key(key, inputs[leaf]) < q));
+            let leaf = keys.leaf(key);
+            let first = key < keys.clip(before_queued)
+                || (keys.in_window(key)
+                    && keys.same_tie(key, before_queued)
+                    && queued.is_none_or(|q| arrival_key(keys.time(key), inputs[leaf]) < q));
             if first {
                 let p = inputs[leaf];
                 let ev = Event::PipeArrival(p);
                 self.current = Some(ev);
-                self.enter(start + SimDuration::from_ps(key >> layout.time_shift()), ev);
+                self.enter(keys.time(key), ev);
                 let (cell, next) = self.take_arrival(p);
-                replay(tree, leaf, key_of_arrival(layout, next, p, leaf, start, limit));
+                replay(tree, leaf, keys.key(next, p, leaf));
                 self.arrive(p, cell);
             } else {
                 match self.lps[lp].pop_before(bound) {
                     Some((t, ev)) => {
                         // What a handler may run at once (`run_source`) must also come before
                         // the next arrival.
-                        self.bound = if key == NO_ARRIVAL { bound } else { bound.min(queue_key(key, inputs[leaf])) };
+                        self.bound = if keys.in_window(key) { bound.min(arrival_key(keys.time(key), inputs[leaf])) } else { bound };
                         self.process(t, ev);
                         (queued, before_queued, pushes) = next_queued(self);
                     }
@@ -254,9 +338,6 @@ impl World {
                 }
             }
         }
-        debug_assert!(inputs.iter().enumerate().all(|(j, &p)| self.tournament_key(layout, p, j, start, limit) == NO_ARRIVAL));
-        self.tournament = store;
-        self.node_inputs[lp] = inputs;
     }
 
     /// The tournament key of the next arrival over pipe `p` (leaf `leaf` of its node's
