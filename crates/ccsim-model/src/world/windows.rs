@@ -122,7 +122,7 @@ fn key_of_arrival(layout: TournamentLayout, arrival: Option<SimTime>, p: PortId,
 
 /// An arrival's place in the queue's order: (time, tie) of the `PipeArrival` over `p` at `t`.
 #[inline]
-pub(in crate::world) fn arrival_key(t: SimTime, p: PortId) -> (SimTime, u64) {
+fn arrival_key(t: SimTime, p: PortId) -> (SimTime, u64) {
     (t, Event::PipeArrival(p).tie(t))
 }
 
