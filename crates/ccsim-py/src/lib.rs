@@ -191,16 +191,16 @@ impl Simulation {
     }
     /// Hops so far: cells that crossed an ATM link and packets that crossed an IP link.
     #[getter]
-    fn hops(&mut self) -> u64 {
-        self.settle();
+    fn hops(&mut self, py: Python<'_>) -> PyResult<u64> {
+        self.settle(py)?;
         let w = self.run.world();
-        w.cell_hops() + w.packet_hops()
+        Ok(w.cell_hops() + w.packet_hops())
     }
     /// Cells and packets the ports refused so far (with `hops`, every unit a port was offered).
     #[getter]
-    fn port_drops(&mut self) -> u64 {
-        self.settle();
-        self.run.world().port_drops()
+    fn port_drops(&mut self, py: Python<'_>) -> PyResult<u64> {
+        self.settle(py)?;
+        Ok(self.run.world().port_drops())
     }
     #[getter]
     fn scenario_hash(&self) -> String {
@@ -272,11 +272,18 @@ impl Simulation {
 
 impl Simulation {
     /// Brings the world's lazy state up to now before a counter is read between chunks (`run_until`
-    /// leaves it behind: `Run::advance`). A failed simulation is read as it stopped.
-    fn settle(&mut self) {
-        if self.poisoned.is_none() {
-            self.run.settle_now();
+    /// leaves it behind: `Run::advance`). A failed simulation is read as it stopped; a failure
+    /// here fails the simulation as one in `run_until` does.
+    fn settle(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.poisoned.is_some() {
+            return Ok(());
         }
+        let run = &mut self.run;
+        catch_unwind(AssertUnwindSafe(|| run.settle_now())).map_err(|p| {
+            let msg = format!("internal error at simulated time {} (settling the world): {}", self.run.world().now(), panic_text(&*p));
+            self.poisoned = Some(msg.clone());
+            ccsim_error(py, "InternalError", msg)
+        })
     }
 
     /// The result's text (`Run::finish_json`, or `Run::into_json` if `last`), the GIL released
