@@ -119,11 +119,13 @@ def test_chunking_changes_nothing_and_only_readers_cut_many_chunks(small, monkey
     ends = api._chunk_ends
     monkeypatch.setattr(api, "_chunk_ends", lambda duration, chunks: (cuts.append(chunks), ends(duration, chunks))[1])
     quiet = ccsim.run(small, seed=3)
+    bar = ccsim.run(small, seed=3, progress=True)
     read = ccsim.run(small, seed=3, progress=lambda now, total: None)
     many = ccsim.run(small, seed=3, chunks=37)
-    # No reader between chunks: only Ctrl-C's wall-time bound cuts the run; a reader gets 200.
-    assert cuts == [1, api.DEFAULT_CHUNKS, 37]
-    for r in (read, many):
+    # No reader between chunks, or only the progress bar: Ctrl-C's wall-time bound cuts the run;
+    # a callback gets 200.
+    assert cuts == [1, 1, api.DEFAULT_CHUNKS, 37]
+    for r in (bar, read, many):
         assert r.summary()["fingerprint"] == quiet.summary()["fingerprint"]
         for name in quiet.TABLES:
             assert getattr(r, name).equals(getattr(quiet, name)), name

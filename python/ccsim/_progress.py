@@ -8,6 +8,10 @@ import time
 class ProgressBar:
     """Callable as ``progress(now_s, duration_s)``; ``close()`` removes the bar."""
 
+    #: Updated between chunks cut by wall time (`api._simulate`): ~20 a second, however long the
+    #: run, rather than 200 per run (which at 10,000 sources cost a fifth of it).
+    wall_paced = True
+
     def __init__(self, enabled: bool = True, delay_s: float = 1.0):
         self.enabled = enabled
         self.delay_s = delay_s

@@ -182,8 +182,8 @@ def run(
     keyword overrides change any field by path. ``progress=True`` shows a progress bar on
     stderr once a run has taken a second; a callable ``progress(now_s, duration_s)`` is called
     between chunks instead. Ctrl-C interrupts between chunks. ``chunks=N`` cuts the run in at
-    least N (default: 200 when progress is reported or series are streamed, else as few as keep
-    each chunk under ~0.1 s of wall time); results do not depend on it. ``trace=True`` records the
+    least N (default: 200 for a progress callback or streamed series, else as few as keep each
+    chunk under ~0.1 s of wall time); results do not depend on it. ``trace=True`` records the
     per-cell/packet event trace (``Result.trace``; docs/trace.md), a dict such as
     ``{"flows": ["S1"], "from": "10ms", "to": "20ms", "max_mb": 100}`` records it with those
     ``measure.trace`` settings, ``False`` turns off one the scenario asks for.
@@ -282,8 +282,10 @@ def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: 
     try:
         if chunks is None:
             # Chunk ends cut the engine's windows (at 10,000 sources, 200 of them took a fifth of a
-            # run): only a reader between chunks needs more than Ctrl-C's wall-time bound.
-            chunks = DEFAULT_CHUNKS if progress or writer is not None else 1
+            # run): only a reader between chunks needs more than Ctrl-C's wall-time bound (a
+            # progress bar's updates are as frequent as it needs).
+            reader = writer is not None or (callable(progress) and not getattr(progress, "wall_paced", False))
+            chunks = DEFAULT_CHUNKS if reader else 1
         for t in _chunk_ends(duration, chunks):
             done = sim.run_until(t)
             if writer is not None and sim.series_rows >= writer.flush_rows:
@@ -344,7 +346,7 @@ STREAM_ABOVE_MB = 256.0
 #: Wall time a chunk of a run may take: Ctrl-C (and progress) are handled between chunks.
 CHUNK_WALL_S = 0.1
 
-#: Chunks of a run whose progress is reported or whose series are streamed (at least).
+#: Chunks of a run whose progress goes to a callback or whose series are streamed (at least).
 DEFAULT_CHUNKS = 200
 
 
