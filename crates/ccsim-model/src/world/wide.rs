@@ -20,7 +20,12 @@ pub(in crate::world) type WideKey = u128;
 
 /// A leaf whose pipe is empty (above every real key).
 pub(in crate::world) const NO_WIDE_ARRIVAL: WideKey = WideKey::MAX;
-const LEAF_MASK: WideKey = 0xffff_ffff;
+
+/// A key's leaf: its pipe's place among the node's inputs.
+#[inline(always)]
+fn wide_leaf(key: WideKey) -> usize {
+    (key & 0xffff_ffff) as usize
+}
 
 /// The key of an arrival at `arrival` (none: the pipe is empty) over pipe `p`, leaf `leaf`: among
 /// one node's arrivals the queue's order (time, then the tie: its hash, then the port).
@@ -76,7 +81,7 @@ impl ArrivalKeys for WideKeys {
     }
     #[inline(always)]
     fn leaf(self, key: WideKey) -> usize {
-        (key & LEAF_MASK) as usize
+        wide_leaf(key)
     }
     #[inline(always)]
     fn time(self, key: WideKey) -> SimTime {
@@ -124,11 +129,11 @@ impl World {
         let size = tree.len() / 2;
         if heads.len() * (size.trailing_zeros() as usize + 1) <= size {
             for &key in heads.iter() {
-                replay(tree, (key & LEAF_MASK) as usize, key);
+                replay(tree, wide_leaf(key), key);
             }
         } else {
             for &key in heads.iter() {
-                tree[size + (key & LEAF_MASK) as usize] = key;
+                tree[size + wide_leaf(key)] = key;
             }
             rebuild(tree);
         }
@@ -139,9 +144,11 @@ impl World {
     pub(in crate::world) fn build_wide_tree(&self, lp: usize) -> Vec<WideKey> {
         let inputs = &self.node_inputs[lp];
         let mut tree = vec![NO_WIDE_ARRIVAL; 2 * inputs.len().next_power_of_two()];
+        let size = tree.len() / 2;
         for (j, &p) in inputs.iter().enumerate() {
-            replay(&mut tree, j, wide_key(self.ports[p.index()].pipe.front().map(|f| f.arrival), p, j));
+            tree[size + j] = wide_key(self.ports[p.index()].pipe.front().map(|f| f.arrival), p, j);
         }
+        rebuild(&mut tree);
         tree
     }
 
