@@ -107,3 +107,20 @@ def test_help_loads_neither_the_engine_nor_the_api():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "Usage" in p.stdout, p.stdout + p.stderr
     assert p.stderr.strip() == "LOADED", p.stderr
+
+
+# The table and plot libraries, which no command that only reads or checks scenarios needs.
+TABLES_AND_PLOTS = ("polars", "numpy", "pyarrow", "matplotlib", "dask", "plotly")
+
+
+@pytest.mark.parametrize("args", [
+    ["presets"], ["validate", "abr-benchmarks/gfc1"], ["schema"], ["--help"],
+    ["run", "abr-benchmarks/two-sources", "--json", "--set", "run.duration=\"5ms\""],
+])
+def test_commands_that_read_no_series_load_no_table_or_plot_library(args):
+    code = ("import contextlib, io, sys; from ccsim.entry import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    try:\n        rc = main({args!r})\n    except SystemExit as e:\n        rc = e.code\n"
+            f"sys.stderr.write('RC %s LOADED ' % rc + ' '.join(m for m in {TABLES_AND_PLOTS!r} if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.stderr.strip().splitlines()[-1] in ("RC 0 LOADED", "RC None LOADED"), p.stderr
