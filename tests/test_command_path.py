@@ -33,9 +33,12 @@ def test_anything_else_goes_to_the_full_cli(args):
     assert parse_run_json(args) is None
 
 
-def _run(module, *args):
-    code = (f"import sys; from {module} import main; rc = main({list(args)!r}); "
-            f"sys.stderr.write('LOADED ' + ' '.join(m for m in {HEAVY!r} if m in sys.modules) + '\\n'); sys.exit(rc)")
+def _run(module, *args, watched=HEAVY):
+    """Runs `module.main(args)` in a fresh interpreter; its stderr ends with `LOADED` and the
+    `watched` modules it imported, and its exit code is `main`'s (or its `SystemExit`'s)."""
+    code = (f"import sys; from {module} import main\n"
+            f"try:\n    rc = main({list(args)!r})\nexcept SystemExit as e:\n    rc = e.code\n"
+            f"sys.stderr.write('LOADED ' + ' '.join(m for m in {watched!r} if m in sys.modules) + '\\n'); sys.exit(rc)")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 
 
@@ -118,9 +121,6 @@ TABLES_AND_PLOTS = ("polars", "numpy", "pyarrow", "matplotlib", "dask", "plotly"
     ["run", "abr-benchmarks/two-sources", "--json", "--set", "run.duration=\"5ms\""],
 ])
 def test_commands_that_read_no_series_load_no_table_or_plot_library(args):
-    code = ("import contextlib, io, sys; from ccsim.entry import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    try:\n        rc = main({args!r})\n    except SystemExit as e:\n        rc = e.code\n"
-            f"sys.stderr.write('RC %s LOADED ' % rc + ' '.join(m for m in {TABLES_AND_PLOTS!r} if m in sys.modules))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert p.stderr.strip().splitlines()[-1] in ("RC 0 LOADED", "RC None LOADED"), p.stderr
+    p = _run("ccsim.entry", *args, watched=TABLES_AND_PLOTS)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip().splitlines()[-1] == "LOADED", p.stderr
