@@ -18,6 +18,11 @@ A plan is a TOML file or a dict with the same structure (``docs/sweeps.md``)::
 
 Axes combine by Cartesian product in the order given (the first varies slowest); axes that
 share a ``zip`` name vary together (equal lengths required). Every error names the plan field.
+
+A plan's size is counted from its axes before any value list is built: more than
+``DEFAULT_RUN_LIMIT`` runs (points × replications) is refused unless the plan raises its own
+``run_limit``. A plan file that is not UTF-8 text, nests tables or arrays more than ``MAX_DEPTH``
+levels, or holds a non-finite number (``nan``, ``inf``) is refused in one line too.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +48,11 @@ from pydantic import ValidationError
 from ..errors import ScenarioError
 from .metrics import Metric, parse_metric
 from .plan_schema import AxisSpec, PlanSpec, RangeSpec, first_error
+
+#: Runs (points × replications) a plan may have unless it sets ``run_limit``.
+DEFAULT_RUN_LIMIT = 100_000
+#: Deepest nesting of tables and arrays a plan may have (a scenario needs about six).
+MAX_DEPTH = 64
 
 
 class PlanError(ScenarioError):
@@ -131,7 +142,7 @@ class Plan:
     def identity(self) -> str:
         """Hash of everything that determines a point's results except the replication count
         (so raising ``replications`` extends a sweep instead of starting over)."""
-        d = {k: v for k, v in self.raw.items() if k not in ("replications", "description", "labels")}
+        d = {k: v for k, v in self.raw.items() if k not in ("replications", "description", "labels", "run_limit")}
         return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def run_seed(self, point: Mapping[str, Any], replication: int) -> int:
@@ -148,21 +159,71 @@ def _err(where: str, msg: str) -> PlanError:
     return PlanError(f"{where}: {msg}" if where else msg)
 
 
-def _expand_range(r: RangeSpec, where: str) -> list[Any]:
-    start, stop = r.start, r.stop
+def _range_size(r: RangeSpec, where: str) -> int:
+    """How many values a range has, counted without building them."""
     if r.num is not None:
-        if r.num == 1:
-            return [start]
-        vals = [start + (stop - start) * i / (r.num - 1) for i in range(r.num)]
-        return [int(v) if isinstance(start, int) and isinstance(stop, int) and float(v).is_integer() else v for v in vals]
-    step = r.step
+        return r.num
+    start, stop, step = r.start, r.stop, r.step
     if step == 0 or (stop - start) * step < 0:
         raise _err(f"{where}.step", f"must be non-zero and go from start towards stop, got {step!r}")
-    n = int(math.floor((stop - start) / step + 1e-9)) + 1
-    if n > 100_000:
-        raise _err(where, f"{n} values: too many")
+    try:
+        q = (stop - start) / step
+    except OverflowError:  # integers too large for a float
+        q = math.inf
+    if not math.isfinite(q):
+        raise _err(f"{where}.step", f"{step!r} is too small for the range from {start!r} to {stop!r}: "
+                                    "more values than can be counted")
+    return int(math.floor(q + 1e-9)) + 1
+
+
+def _expand_range(r: RangeSpec, where: str) -> list[Any]:
+    start, stop = r.start, r.stop
+    n = _range_size(r, where)
+    if r.num is not None:
+        if n == 1:
+            return [start]
+        vals = [start + (stop - start) * i / (n - 1) for i in range(n)]
+        return [int(v) if isinstance(start, int) and isinstance(stop, int) and float(v).is_integer() else v for v in vals]
+    step = r.step
     integral = all(isinstance(x, int) for x in (start, stop, step))
     return [start + i * step if integral else round(start + i * step, 12) for i in range(n)]
+
+
+def _count(n: int) -> str:
+    return f"{n:,}" if n <= 10**15 else "more than 10^15"
+
+
+def _check_size(spec: PlanSpec) -> None:
+    """Refuses a plan with more runs than its limit, counted from the axes' sizes (nothing is
+    expanded), and zip groups of unequal lengths."""
+    sizes = [len(a.values) if a.values is not None else _range_size(a.range, f"axis[{i}].range")
+             for i, a in enumerate(spec.axis)]
+    groups: list[int] = []
+    zips: dict[str, tuple[int, int]] = {}
+    for i, (a, n) in enumerate(zip(spec.axis, sizes)):
+        if a.zip is None:
+            groups.append(n)
+        elif a.zip in zips:
+            j, m = zips[a.zip]
+            if m != n:
+                raise _err(f"axis[{i}].zip", f"group {a.zip!r}: {n} values here, {m} in axis[{j}]")
+        else:
+            zips[a.zip] = (i, n)
+            groups.append(n)
+    limit = spec.run_limit if spec.run_limit is not None else DEFAULT_RUN_LIMIT
+    raise_it = "if that many are meant, raise it with `run_limit = N` at the top of the plan"
+    for i, (a, n) in enumerate(zip(spec.axis, sizes)):
+        if n > limit:
+            where = f"axis[{i}].values" if a.values is not None else f"axis[{i}].range"
+            raise _err(where, f"{_count(n)} values, more than the plan's limit of {limit:,} runs; {raise_it}")
+    points = 1
+    for n in groups:
+        points = min(points * n, 10**16)  # past 10^15 the count is only "more than"
+    runs = min(points * spec.replications, 10**16)
+    if runs > limit:
+        reps = "replication" if spec.replications == 1 else "replications"
+        raise PlanError(f"plan: {_count(points)} points × {spec.replications:,} {reps} = {_count(runs)} runs, more "
+                        f"than the limit of {limit:,}; {raise_it}")
 
 
 def _axis(a: AxisSpec, where: str) -> Axis:
@@ -177,18 +238,44 @@ def _axis(a: AxisSpec, where: str) -> Axis:
 def _read(src: str | Path | Mapping[str, Any]) -> tuple[dict[str, Any], Path | None]:
     """The plan's raw table, and the folder its file is in (relative scenario paths)."""
     if isinstance(src, Mapping):
+        _check_values(src)  # before the copy, which recurses
         return copy.deepcopy(dict(src)), None
     p = Path(src)
     if isinstance(src, Path) or (p.suffix.lower() == ".toml" and "\n" not in str(src)):
         if not p.is_file():
             raise PlanError(f"plan file {str(p)!r} not found")
-        text, base_dir = p.read_text(encoding="utf-8"), p.resolve().parent
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            raise PlanError(f"plan file {str(p)!r}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
+        base_dir = p.resolve().parent
     else:
         text, base_dir = str(src), None
     try:
-        return tomllib.loads(text), base_dir
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise PlanError(f"plan: not valid TOML ({e})") from None
+        raise PlanError(f"plan: not valid TOML ({' '.join(str(e).split())})") from None
+    except RecursionError:
+        raise PlanError(f"plan: arrays or tables nested too deeply to read (at most {MAX_DEPTH} levels)") from None
+    _check_values(raw)
+    return raw, base_dir
+
+
+def _check_values(raw: Mapping[str, Any]) -> None:
+    """Refuses nesting deeper than ``MAX_DEPTH`` and non-finite numbers, naming the field; walks
+    the tree without recursion (a deep or cyclic dict cannot exhaust the stack)."""
+    stack: list[tuple[str, Any, int]] = [(str(k), v, 1) for k, v in reversed(list(raw.items()))]
+    while stack:
+        where, v, depth = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            raise _err(where, f"must be a finite number, got {v!r}")
+        if isinstance(v, (Mapping, list, tuple)):
+            if depth >= MAX_DEPTH:
+                top = re.match(r"[^.\[]*", where).group(0)  # the path down there is as long as the nesting
+                raise _err(top, f"arrays or tables nested more than {MAX_DEPTH} levels deep")
+            items = v.items() if isinstance(v, Mapping) else enumerate(v)
+            stack.extend((f"{where}[{k}]" if isinstance(k, int) else f"{where}.{k}", x, depth + 1)
+                         for k, x in reversed(list(items)))
 
 
 def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
@@ -216,6 +303,7 @@ def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
             raw["scenario"] = scenario
     name = spec.name or (Path(str(src)).stem if isinstance(src, (str, Path)) and base_dir else "sweep")
 
+    _check_size(spec)
     axes = [_axis(a, f"axis[{i}]") for i, a in enumerate(spec.axis)]
     seen: dict[str, int] = {}
     for i, a in enumerate(axes):
@@ -224,13 +312,6 @@ def parse_plan(src: str | Path | Mapping[str, Any]) -> Plan:
         seen[a.path] = i
         if a.path in spec.set:
             raise _err(f"axis[{i}].path", f"{a.path!r} is also fixed in [set]")
-    zips: dict[str, tuple[int, int]] = {}
-    for i, a in enumerate(axes):
-        if a.zip is not None:
-            if a.zip in zips and zips[a.zip][1] != len(a.values):
-                j, n = zips[a.zip]
-                raise _err(f"axis[{i}].zip", f"group {a.zip!r}: {len(a.values)} values here, {n} in axis[{j}]")
-            zips.setdefault(a.zip, (i, len(a.values)))
 
     metrics = []
     for i, m in enumerate(spec.metrics):
@@ -269,4 +350,4 @@ def load_plan(plan: Plan | str | Path | Mapping[str, Any]) -> Plan:
     return plan if isinstance(plan, Plan) else parse_plan(plan)
 
 
-__all__ = ["Plan", "Axis", "Stop", "PlanError", "parse_plan", "load_plan"]
+__all__ = ["Plan", "Axis", "Stop", "PlanError", "parse_plan", "load_plan", "DEFAULT_RUN_LIMIT", "MAX_DEPTH"]

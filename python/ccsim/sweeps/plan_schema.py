@@ -95,6 +95,8 @@ class PlanSpec(_Spec):
     scheme: str | None = None
     seed: Annotated[int, Field(strict=True, ge=0, lt=2**63)] = 1
     replications: Count = 1
+    #: Most runs (points × replications) the plan may have; default `plan.DEFAULT_RUN_LIMIT`.
+    run_limit: Count | None = None
     metrics: Annotated[list[str], Field(min_length=1)]
     set: Annotated[Any, AfterValidator(_table_of("field path = value"))] = Field(default_factory=dict)
     axis: Annotated[list[AxisSpec], BeforeValidator(_axis_list)] = Field(default_factory=list)
