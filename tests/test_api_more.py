@@ -162,21 +162,35 @@ def test_sigint_stops_a_long_run_within_a_chunk(cli, env):
     assert waited < 4.0, waited
 
 
-def test_write_replaces_an_earlier_result_whole_and_refuses_other_directories(small, tmp_path):
+def test_write_replaces_an_earlier_result_whole_and_never_deletes_a_users_file(small, tmp_path):
+    import json
+
+    from ccsim._outdir import OutputError
     from ccsim.result import RESULT_MARKER
 
     r = ccsim.run(small)
     out = tmp_path / "res"
     r.write(out, plots=False)
-    assert (out / RESULT_MARKER).exists() and (out / "summary.json").exists()
-    (out / "stale.txt").write_text("from another run")
+    mark = json.loads((out / RESULT_MARKER).read_text())
+    assert mark["kind"] == "run" and "summary.json" in mark["files"] and mark["fingerprint"]
+    # An earlier result holding only what ccsim wrote is replaced whole: a file of the earlier
+    # run that this one does not write goes.
+    (out / "extra.parquet").write_bytes(b"x")
+    mark["files"].append("extra.parquet")
+    (out / RESULT_MARKER).write_text(json.dumps(mark))
     r.write(out, plots=False)
-    assert not (out / "stale.txt").exists(), "an earlier result is replaced whole"
+    assert not (out / "extra.parquet").exists(), "an earlier result is replaced whole"
     assert not any(p.name.startswith(".res.partial") for p in tmp_path.iterdir())
+    # A file the user added is never deleted: the write is refused, naming it.
+    (out / "NOTES.md").write_text("my notes")
+    (out / "analysis").mkdir()
+    with pytest.raises(OutputError, match=r"did not write \(NOTES.md, analysis\)"):
+        r.write(out, plots=False)
+    assert (out / "NOTES.md").read_text() == "my notes" and (out / "summary.json").exists()
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("keep me")
-    with pytest.raises(FileExistsError, match="other files in it"):
+    with pytest.raises(OutputError, match="files that ccsim did not write"):
         r.write(mine)
     assert (mine / "notes.txt").read_text() == "keep me"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -205,16 +204,19 @@ def run(
         raise ScenarioError("--trace-flow, --trace-from and --trace-to choose what --trace PATH records; add --trace PATH")
 
     preload = None
+    parts = None
     if out_dir is not None:
-        check_out_dir(out_dir)  # before the run: a bad --out fails at once
+        from ._outdir import staging_path
+
+        # Before the run: a bad --out fails at once. With --out, series that would take much
+        # memory go to Parquet parts beside it as the run goes.
+        parts = staging_path(check_out_dir(out_dir), "series")
         if not no_plots:
             from ._figures import check_formats, preload_plots
 
             check_formats(plot_format)
             preload = preload_plots()
     progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
-    # With --out, series that would take much memory go to Parquet parts beside it as the run goes.
-    parts = None if out_dir is None else out_dir.absolute().parent / f".{out_dir.name}.series-{os.getpid()}"
     try:
         try:
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
@@ -287,17 +289,19 @@ def reproduce(
     import time
 
     from . import reproductions
+    from ._outdir import check as check_out
 
     names = reproductions.names() if paper == "all" else [paper]
     modules = [reproductions.get(n) for n in names]
+    if out_dir is None:
+        targets = [Path(reproductions.default_out(n)) for n in names]
+    else:
+        targets = [out_dir / n for n in names] if paper == "all" else [out_dir]
+    for target in targets:
+        check_out(target, "reproduce")  # every --out before the first run
     started = time.perf_counter()
-    summaries = []
-    for name, module in zip(names, modules):
-        if out_dir is None:
-            target = Path(reproductions.default_out(name))
-        else:
-            target = out_dir / name if paper == "all" else out_dir
-        summaries.append(module.reproduce(target, quick=quick, workers=workers, progress=not as_json))
+    summaries = [reproductions.reproduce_into(module, target, quick=quick, workers=workers, progress=not as_json)
+                 for module, target in zip(modules, targets)]
     if as_json:
         if paper == "all":
             doc: dict[str, Any] = {"paper": "all", "reproductions": summaries, "wall_s": round(time.perf_counter() - started, 2)}
@@ -414,13 +418,14 @@ def analyze_hgrcp(
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: one clear line on stderr and a non-zero exit for every ccsim error
-    (2 for an invalid scenario or command line, 1 for anything else)."""
+    (2 for an invalid scenario or command line, 130 for Ctrl-C, 143 for SIGTERM, 1 for anything else)."""
     try:
         rv = app(args=argv, standalone_mode=False)
         # typer turns Ctrl-C into Exit(130) and, outside standalone mode, returns the code
         if rv == 130:
-            fail("interrupted")
-            return 130
+            from ._signals import raised
+
+            return report_error(raised() or KeyboardInterrupt())
         if isinstance(rv, int) and not isinstance(rv, bool) and rv != 0:
             return rv
     except (CcsimError, KeyboardInterrupt, OSError) as e:

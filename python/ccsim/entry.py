@@ -104,7 +104,17 @@ def parse_run_json(args: list[str]) -> dict[str, Any] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else list(argv)
+    """The command: SIGTERM stops it as Ctrl-C does (clean-up runs, one line, exit 143)."""
+    from ._signals import sigterm_raises
+
+    try:
+        with sigterm_raises():
+            return _main(sys.argv[1:] if argv is None else list(argv))
+    except KeyboardInterrupt as e:  # a signal between the command's own handlers
+        return report_error(e)
+
+
+def _main(args: list[str]) -> int:
     warnings.showwarning = _show_warning
     if args in (["--version"], ["-V"]):
         from ._version import describe
@@ -140,11 +150,12 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def report_error(e: BaseException) -> int:
     """One clear line on stderr for an error a command ends with, and its exit code: 2 for an
-    invalid scenario or command line, 130 for Ctrl-C, 1 for anything else (a ccsim error, or a
+    invalid scenario or command line, 130 for Ctrl-C, 143 for SIGTERM, 1 for anything else (a ccsim error, or a
     file the user named that cannot be read or written)."""
     if isinstance(e, KeyboardInterrupt):
-        fail("interrupted")
-        return 130
+        code = getattr(e, "exit_code", 130)
+        fail(str(e) if code != 130 and str(e) else "interrupted")
+        return code
     if isinstance(e, OSError):
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
         fail(f"{e.strerror or e}{where}")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import _core
+from . import _core, _outdir
 from ._lazy import LazyModule, LazySeries
 
 if TYPE_CHECKING:
@@ -259,10 +258,11 @@ class Result:
             raise ValueError("this run recorded no trace (set measure.trace, or pass trace=True to ccsim.run)")
         path = Path(path)
         meta = dict(self.metadata(), trace=json.dumps(self._data.get("trace", {})))
-        tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+        tmp = _outdir.staging_path(path.absolute())
         try:
-            self.trace.write_parquet(tmp, metadata=meta)
-            tmp.replace(path)
+            with _outdir.write_errors(path):
+                self.trace.write_parquet(tmp, metadata=meta)
+                tmp.replace(path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -371,30 +371,18 @@ class Result:
 
     def write(self, out_dir: str | Path, plots: bool = True, formats: Sequence[str] = ("png",)) -> Path:
         """Writes Parquet tables (with run metadata), plots (``formats``: any of png, pdf, svg; none
-        with ``plots=False``), ``summary.json`` and ``rates.md``
-        into ``out_dir``: a new or empty directory, or an earlier result, which is replaced whole
-        (`check_out_dir`). Everything is written beside it first and moved into place at the end,
-        with a completion marker (``.ccsim-result``): a failed write leaves nothing half done."""
-        import shutil
-
+        with ``plots=False``), ``summary.json`` and ``rates.md`` into ``out_dir``: a new or empty
+        directory, or an earlier run's result, which is replaced whole (``check_out_dir``: a
+        directory holding anything ccsim did not write is refused, naming it). Everything is
+        written beside it first and moved into place at the end, with a marker (``.ccsim-result``:
+        the run's metadata and the files written): a failed write leaves nothing half done."""
         if plots:
             from ._figures import check_formats
 
             check_formats(formats)
-        out = check_out_dir(out_dir)
-        tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
-        try:
+        with _outdir.writing(out_dir, "run", self.metadata()) as tmp, _outdir.write_errors(Path(out_dir).absolute()):
             self._write_files(tmp, plots, formats)
-            (tmp / RESULT_MARKER).write_text(json.dumps(self.metadata()) + "\n")
-            if out.exists():
-                shutil.rmtree(out)
-            tmp.rename(out)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        return out
+        return Path(out_dir).absolute()
 
     def _write_files(self, out: Path, plots: bool, formats: Sequence[str]) -> None:
         # Polars writes the run's metadata as Parquet key-value metadata (read it back with
@@ -421,29 +409,17 @@ class Result:
             _plots.write_plots(self, out, formats)
 
 
-#: The file a finished result directory holds (its run's metadata): `write` replaces only such
-#: directories, or empty ones.
-RESULT_MARKER = ".ccsim-result"
+#: The file a finished result directory holds (its run's metadata, the files written): `write`
+#: replaces only such directories, or empty ones.
+RESULT_MARKER = _outdir.MARKER
 
 
 def check_out_dir(out_dir: str | Path) -> Path:
     """Checks, before a run, that its results can go to ``out_dir``: a new directory (its parent
-    is created and must be writable), an empty one, or an earlier ccsim result. Raises
-    ``OSError`` naming the path otherwise."""
-    import errno
-    import tempfile
-
-    out = Path(out_dir).absolute()
-    if out.exists():
-        if not out.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "--out exists and is not a directory", str(out))
-        if any(out.iterdir()) and not (out / RESULT_MARKER).exists():
-            raise FileExistsError(errno.EEXIST, "--out is a directory with other files in it (not an earlier ccsim "
-                                  "result, which would be replaced); choose a new or empty directory", str(out))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryFile(dir=out.parent):
-        pass  # raises PermissionError naming the parent if it cannot be written
-    return out
+    is created and must be writable), an empty one, or an earlier ccsim run holding only what
+    ccsim wrote. Returns the absolute path (a symbolic link followed); raises ``OSError`` naming
+    the path, or ``OutputError`` naming the files in the way."""
+    return _outdir.check(out_dir, "run")
 
 
 def markdown_table(df: pl.DataFrame) -> str:

@@ -10,7 +10,9 @@ live in ``reproductions/data/<paper>.toml``, never in code.
 from __future__ import annotations
 
 import importlib
+import os
 from types import ModuleType
+from typing import Any
 
 from ..errors import ScenarioError
 
@@ -40,4 +42,20 @@ def default_out(name: str) -> str:
     return f"out/reproduce/{name}"
 
 
-__all__ = ["names", "get", "default_out"]
+def reproduce_into(module: ModuleType, out: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """Runs ``module.reproduce`` into a staging directory and moves the whole output in place of
+    ``out`` at the end (docs/scenarios.md, "Output directories"): an interrupted or failed
+    reproduction leaves the earlier one as it was, and a directory holding files ccsim did not
+    write is refused, naming them."""
+    from pathlib import Path
+
+    from .._outdir import writing
+
+    with writing(out, "reproduce", {"paper": module.PAPER}) as tmp:
+        summary = module.reproduce(tmp, **options)
+    final = Path(out)
+    summary.update(out=str(final), report=str(final / "index.html"))
+    return summary
+
+
+__all__ = ["names", "get", "default_out", "reproduce_into"]

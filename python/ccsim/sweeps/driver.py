@@ -129,6 +129,7 @@ def run_sweep(
     check_metrics(plan, tasks)
     if out is None:
         out = tempfile.mkdtemp(prefix=f"ccsim-sweep-{plan.name.replace('/', '-')}-")
+    out = mark_sweep(out)
     store = Store(out)
     manifest = manifest_of(plan, tasks)
     store.open(manifest)
@@ -200,6 +201,20 @@ def sweep(plan: Plan | str | Path | Mapping[str, Any], *, executor: str | Any = 
     kept as a Parquet dataset there and a re-run does only what is missing. Summaries with
     confidence intervals: ``ccsim.sweeps.summarize(frame)``."""
     return run_sweep(plan, executor=executor, workers=workers, scheduler=scheduler, out=out, progress=progress).frame
+
+
+def mark_sweep(out: str | Path) -> Path:
+    """The sweep's directory, checked by the rule every ccsim output follows (a new or empty
+    directory, or a sweep's own; docs/scenarios.md, "Output directories") and marked as a sweep's."""
+    import json
+
+    from .._outdir import MARKER, check
+
+    root = check(out, "sweep")
+    root.mkdir(parents=True, exist_ok=True)
+    if not (root / MARKER).exists():
+        (root / MARKER).write_text(json.dumps({"kind": "sweep"}) + "\n")
+    return root
 
 
 def _stderr(line: str) -> None:

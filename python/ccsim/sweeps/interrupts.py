@@ -10,9 +10,9 @@ the signal number (130 for SIGINT, 143 for SIGTERM).
 from __future__ import annotations
 
 import signal
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
+
+from .._signals import sigterm_raises
 
 
 class SweepInterrupted(KeyboardInterrupt):
@@ -25,23 +25,10 @@ class SweepInterrupted(KeyboardInterrupt):
         super().__init__(f"interrupted ({signame}){counts}")
 
 
-@contextmanager
-def sigterm_interrupts() -> Iterator[None]:
+def sigterm_interrupts() -> AbstractContextManager[None]:
     """Within the block (main thread only), SIGTERM raises ``SweepInterrupted("SIGTERM")`` once; a
     second SIGTERM during the cleanup that follows is ignored."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
-        yield
-        return
-
-    def on_sigterm(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise SweepInterrupted("SIGTERM")
-
-    signal.signal(signal.SIGTERM, on_sigterm)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    return sigterm_raises(lambda: SweepInterrupted("SIGTERM"))
 
 
 __all__ = ["SweepInterrupted", "sigterm_interrupts"]
