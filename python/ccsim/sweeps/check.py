@@ -42,6 +42,28 @@ def _names(task: dict[str, Any]) -> dict[str, list[str]] | None:
     return names
 
 
+#: The longest run of ``engine_probe``.
+ENGINE_PROBE_S = 0.01
+
+
+def engine_probe(task: dict[str, Any]) -> dict[str, str] | None:
+    """The fingerprint of a short run of one task (10 ms, or the run's duration if shorter, no
+    series): what a resumed sweep compares to tell whether the engine still runs the stored
+    scenarios as it did. None if the probe cannot run (the runs then report why)."""
+    from ..api import resolve, run
+    from .metrics import _seconds
+
+    try:
+        d = resolve(task["scenario"], scheme=task["scheme"], set=task["set"])["run"]["duration"]
+        seconds = min(ENGINE_PROBE_S, _seconds(d) if isinstance(d, str) else float(d))
+        duration = f"{seconds * 1e3:g}ms"
+        result = run(task["scenario"], seed=task["seed"], scheme=task["scheme"], series=False,
+                     set={**task["set"], "run.duration": duration, "run.measure_from": "0s"})
+    except (CcsimError, ValueError):
+        return None
+    return {"duration": duration, "fingerprint": str(result.data["fingerprint"])}
+
+
 def _listing(names: Sequence[str]) -> str:
     if not names:
         return "there are none"
@@ -79,4 +101,4 @@ def check_metrics(plan: Plan, tasks: Iterable[dict[str, Any]]) -> None:
             raise PlanError(f"{where}: {m.name!r}: no {what} named {m.row!r}{at}; {_listing(names[group])}")
 
 
-__all__ = ["check_metrics", "PROBE"]
+__all__ = ["check_metrics", "engine_probe", "PROBE"]

@@ -17,7 +17,7 @@ from .check import check_metrics
 from .executors import ExecutorError
 from .interrupts import SweepInterrupted, sigterm_interrupts
 from .plan import Plan, load_plan
-from .store import Store
+from .store import Store, scenario_digest
 
 
 @dataclass
@@ -67,7 +67,7 @@ def tasks_of(plan: Plan) -> list[dict[str, Any]]:
     for i, point in enumerate(plan.points()):
         overrides = plan.overrides(point)
         try:
-            resolve(base, scheme=plan.scheme, set=overrides)
+            digest = scenario_digest(resolve(base, scheme=plan.scheme, set=overrides))
         except ScenarioError as e:
             where = ", ".join(f"{k}={v!r}" for k, v in point.items()) or "the base scenario"
             raise type(e)(f"point {i} ({where}): {e}") from None
@@ -75,21 +75,31 @@ def tasks_of(plan: Plan) -> list[dict[str, Any]]:
             tasks.append({
                 "scenario": base, "scheme": plan.scheme, "set": overrides, "seed": plan.run_seed(point, r),
                 "point": i, "replication": r, "params": point, "metrics": [m.name for m in plan.metrics],
-                "stop": stop,
+                "stop": stop, "digest": digest,
             })
     return tasks
 
 
 def manifest_of(plan: Plan, tasks: list[dict[str, Any]]) -> dict[str, Any]:
     import datetime as dt
+    import json
 
-    from .. import __version__
+    from .. import __version__, _version
+    from ..presets import is_preset
+    from .check import engine_probe
 
     points = {}
     for t in tasks:
-        points.setdefault(t["point"], {"index": t["point"], "params": t["params"], "set": t["set"], "seeds": []})
+        points.setdefault(t["point"], {"index": t["point"], "params": t["params"], "set": t["set"], "seeds": [],
+                                       "scenario_digest": t["digest"]})
         points[t["point"]]["seeds"].append(t["seed"])
+    kind = "table" if not isinstance(plan.scenario, str) else "preset" if is_preset(plan.scenario) else "file"
     return {
+        # what a resume checks (Store.check_resume): the base scenario as read, the build, the engine
+        "scenario_kind": kind,
+        "scenario": json.loads(json.dumps(tasks[0]["scenario"], default=str)) if tasks else None,
+        "ccsim_commit": _version.commit(),
+        "engine_probe": engine_probe(tasks[0]) if tasks else None,
         "name": plan.name,
         "plan": plan.raw,
         "plan_identity": plan.identity(),

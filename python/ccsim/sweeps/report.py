@@ -97,6 +97,7 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
     if manifest is None:
         raise StoreError(f"{sweep_dir}: not a sweep directory (no manifest.json)")
     frame = store.read()
+    store.check_rows(frame)
     if frame.height == 0:
         raise StoreError(f"{sweep_dir}: the sweep has no completed runs yet")
     summ = summarize(frame, confidence)

@@ -108,6 +108,8 @@ def run_task(task: Mapping[str, Any]) -> dict[str, Any]:
     for m in metrics:
         row.update(m.evaluate(result))
     row["scenario_hash"] = str(result.data["scenario_hash"])
+    if task.get("digest") is not None:
+        row["scenario_digest"] = task["digest"]  # the point's, the same for every replication
     row["fingerprint"] = str(result.data["fingerprint"])
     row["sim_time_s"] = float(result.data["sim_time_s"])
     row["wall_s"] = time.perf_counter() - started

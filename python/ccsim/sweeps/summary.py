@@ -8,7 +8,7 @@ import polars as pl
 
 from .stats import Estimate, replication_ci
 
-_NOT_METRICS = {"point", "replication", "seed", "scenario_hash", "fingerprint", "sim_time_s", "wall_s"}
+_NOT_METRICS = {"point", "replication", "seed", "scenario_hash", "scenario_digest", "fingerprint", "sim_time_s", "wall_s"}
 
 
 def metric_columns(frame: pl.DataFrame) -> list[str]:
