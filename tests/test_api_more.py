@@ -47,7 +47,7 @@ def test_bad_seeds_are_scenario_errors(small, seed):
 
 def test_non_json_values_name_the_field(small):
     small["defaults"]["algorithm"]["target_utilization"] = math.nan
-    with pytest.raises(ccsim.ScenarioError, match=r"^defaults\.algorithm\.target_utilization: not a JSON value"):
+    with pytest.raises(ccsim.ScenarioError, match=r"^defaults\.algorithm\.target_utilization: must be a finite number, got nan"):
         ccsim.run(small)
     small["defaults"]["algorithm"]["target_utilization"] = 0.9
     small["source"][1]["start"] = object()

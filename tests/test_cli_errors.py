@@ -71,6 +71,37 @@ def test_binary_file(cli, env, tmp_path):
     assert_clean_error(run(cli, env, "validate", str(f)), 2, "UTF-8")
 
 
+@pytest.mark.parametrize("data, needle", [(b"\xff\xfe\x00b\x00i\x00n", "binary data"),
+                                          (b"name = '\xff'", "not UTF-8 text (invalid start byte at byte 8)")])
+@pytest.mark.parametrize("command", [["validate", "-"], ["run", "-", "--json"], ["run", "-"]])
+def test_binary_or_non_utf8_standard_input(cli, env, command, data, needle):
+    p = subprocess.run(cli + command, input=data, capture_output=True, env=env)
+    p = subprocess.CompletedProcess(p.args, p.returncode, p.stdout.decode(), p.stderr.decode())
+    assert_clean_error(p, 2, "standard input: " + needle)
+
+
+@pytest.mark.parametrize("value", ["[" * 20_000 + "]" * 20_000, "{a=" * 5_000 + "1" + "}" * 5_000,
+                                   '{"a":' * 20_000 + "1" + "}" * 20_000])
+def test_a_deeply_nested_set_value_is_one_line(cli, env, value):
+    for command in (["validate", "abr-benchmarks/two-sources"], ["run", "abr-benchmarks/two-sources", "--json"]):
+        assert_clean_error(run(cli, env, *command, "--set", f"defaults.abr={value}"), 2, "defaults.abr",
+                           "nested too deeply")
+
+
+@pytest.mark.parametrize("flag, value", [("--K", "inf"), ("--K", "nan"), ("--Q", "inf"), ("--pcr", "-inf"),
+                                         ("--T", "inf"), ("--lan", "infMbps")])
+def test_analyze_refuses_non_finite_inputs(cli, env, flag, value):
+    p = run(cli, env, "analyze", "hgrcp", "--T", "10ms", flag, value, "--json")
+    assert_clean_error(p, 2, flag)
+    assert p.stdout == ""
+
+
+def test_a_rate_too_large_names_a_unit_the_parser_reads(cli, env):
+    p = run(cli, env, "validate", "abr-benchmarks/two-sources", "--set", "link[0].rate=20000Gbps")
+    assert_clean_error(p, 2, "at most 10000Gbps")
+    assert run(cli, env, "validate", "abr-benchmarks/two-sources", "--set", "link[0].rate=10000Gbps").returncode == 0
+
+
 def test_unknown_command_and_help(cli, env):
     p = run(cli, env, "frobnicate")
     assert p.returncode == 2 and "Traceback" not in p.stderr

@@ -8,7 +8,7 @@ import warnings
 
 from . import _core
 from ._version import commit
-from .errors import CcsimWarning, ScenarioError
+from .errors import CcsimWarning, ScenarioError, shown
 from .presets import is_preset, preset_text
 
 # `ccsim run --json` (`summary_json`) loads neither `typing`, `pathlib`, `collections.abc` nor
@@ -40,7 +40,7 @@ def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str,
     if isinstance(scenario, str) and scenario == "-":
         import sys
 
-        text = sys.stdin.read()
+        text = scenario_text(sys.stdin.buffer.read(), "standard input")
         return text, "json" if text.lstrip().startswith("{") else "toml", "stdin"
     if isinstance(scenario, str) and is_preset(scenario):
         return preset_text(scenario), "toml", scenario
@@ -48,11 +48,8 @@ def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str,
     suffix = os.path.splitext(path)[1]
     if os.path.isfile(path):
         fmt = "json" if suffix.lower() == ".json" else "toml"
-        try:
-            with open(path, encoding="utf-8") as f:
-                return f.read(), fmt, str(path)
-        except UnicodeDecodeError as e:
-            raise ScenarioError(f"{path}: not a UTF-8 text file ({e.reason} at byte {e.start})") from None
+        with open(path, "rb") as f:
+            return scenario_text(f.read(), path), fmt, str(path)
     if isinstance(scenario, str) and not suffix and scenario.count("/") == 1:
         preset_text(scenario)  # raises ScenarioError with close matches
     if isinstance(scenario, str) and not suffix and "/" not in scenario:
@@ -66,15 +63,16 @@ def scenario_source(scenario: str | Path | Mapping[str, Any]) -> tuple[str, str,
 
 
 def _not_json(value: Any, path: str) -> str | None:
-    """Path of the first value in ``value`` that JSON cannot carry (NaN, an object, ...)."""
+    """Path of the first value in ``value`` that JSON cannot carry (NaN, an object, ...), with
+    what is wrong with it."""
     from collections.abc import Mapping
 
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        return path
+        return f"{shown(path)}: must be a finite number, got {value}"
     if isinstance(value, Mapping):
         for k, v in value.items():
             if not isinstance(k, str):
-                return f"{path}.{k!r}" if path else repr(k)
+                return shown(f"{path}.{k!r}" if path else repr(k)) + ": " + _NOT_JSON
             bad = _not_json(v, f"{path}.{k}" if path else k)
             if bad is not None:
                 return bad
@@ -87,7 +85,22 @@ def _not_json(value: Any, path: str) -> str | None:
         return None
     if value is None or isinstance(value, (str, int, float, bool)):
         return None
-    return path
+    return f"{shown(path or 'scenario')}: {_NOT_JSON}"
+
+
+_NOT_JSON = "not a JSON value (use strings with units, numbers, booleans, lists and tables)"
+
+
+def scenario_text(data: bytes, where: str) -> str:
+    """The text of a scenario read as bytes (a file, standard input); ``ScenarioError`` naming
+    ``where`` for binary data or text that is not UTF-8."""
+    if b"\0" in data:
+        raise ScenarioError(f"{where}: binary data, not a scenario (UTF-8 TOML or JSON text; a NUL byte at byte "
+                            f"{data.index(0)})")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
 def _to_json(path: str, value: Any) -> str:
@@ -97,10 +110,9 @@ def _to_json(path: str, value: Any) -> str:
     try:
         return json.dumps(value, allow_nan=False, default=_plain)
     except RecursionError:
-        raise ScenarioError(f"{path or 'scenario'}: nested too deeply to be a scenario") from None
+        raise ScenarioError(f"{shown(path or 'scenario')}: nested too deeply to be a scenario") from None
     except (TypeError, ValueError):
-        bad = _not_json(value, path) or path or "scenario"
-        raise ScenarioError(f"{bad}: not a JSON value (use strings with units, numbers, booleans, lists and tables)") from None
+        raise ScenarioError(_not_json(value, path) or f"{shown(path or 'scenario')}: {_NOT_JSON}") from None
 
 
 def _plain(value: Any) -> Any:

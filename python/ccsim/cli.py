@@ -388,9 +388,14 @@ def analyze_hgrcp(
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
 ) -> None:
     """HG-RCP (seed 000): zero-loss buffer bound (Eq. 14), phase margin (Eq. 8), RN overhead (Eq. 15)."""
+    import math
+
     from .analysis.hgrcp import analyze
     from .reproductions._common import duration_ms, rate_mbps
 
+    for flag, value in (("--K", K), ("--Q", Q), ("--pcr", pcr)):
+        if value is not None and not math.isfinite(value):
+            raise ScenarioError(f"{flag}: must be a finite number, got {value}")
     try:
         t_s = duration_ms(T) / 1e3
     except (ValueError, KeyError):
@@ -406,7 +411,7 @@ def analyze_hgrcp(
     if not a["stable"]:
         sys.stderr.write(f"warning: K*T = {a['K'] * a['T_s']:.3g} >= 2: the loop is unstable (no phase margin)\n")
     if as_json:
-        sys.stdout.write(json.dumps(a) + "\n")
+        sys.stdout.write(json.dumps(a, allow_nan=False) + "\n")
         return
     pm = "unstable" if a["phase_margin_deg"] is None else f"{a['phase_margin_deg']:.2f} deg"
     out.print(f"T = {a['T_s'] * 1e3:g} ms, K = {a['K']:g}/s, Q = {a['Q_cells']:g} cells, PCR = {a['pcr_cells_per_s']:g} cells/s")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from .errors import CcsimError, CcsimWarning, ScenarioError
+from .errors import CcsimError, CcsimWarning, ScenarioError, shown
 
 TYPE_CHECKING = False  # not `typing`'s: see ccsim/__init__.py
 if TYPE_CHECKING:
@@ -25,12 +25,15 @@ def parse_sets(sets: list[str]) -> dict[str, Any]:
     parsed: dict[str, Any] = {}
     for item in sets:
         if "=" not in item:
-            raise ScenarioError(f"--set {item!r}: expected PATH=VALUE")
+            raise ScenarioError(f"--set {shown(item)!r}: expected PATH=VALUE")
         path, value = item.split("=", 1)
         path = path.strip()
         if not path:
-            raise ScenarioError(f"--set {item!r}: empty path")
-        parsed[path] = parse_value(value)
+            raise ScenarioError(f"--set {shown(item)!r}: empty path")
+        try:
+            parsed[path] = parse_value(value)
+        except RecursionError:
+            raise ScenarioError(f"--set {shown(path)}: the value is nested too deeply to be a scenario value") from None
     return parsed
 
 
@@ -42,7 +45,7 @@ def parse_value(text: str) -> Any:
 
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON; or a number past Python's 4,300 digits
         pass
     if sys.version_info >= (3, 11):
         import tomllib
@@ -50,7 +53,7 @@ def parse_value(text: str) -> Any:
         import tomli as tomllib
     try:
         value = tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # TOMLDecodeError, or a number past Python's 4,300 digits
         return text
     # Dates and times are TOML values but not scenario values: keep the text.
     return value if isinstance(value, (dict, list, str)) else text

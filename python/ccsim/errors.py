@@ -27,4 +27,10 @@ class CcsimWarning(UserWarning):
     scenario, or a value adjusted to keep it valid. The command line prints ``warning: ...``."""
 
 
-__all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError", "CcsimWarning"]
+def shown(text: str, limit: int = 100) -> str:
+    """``text`` as an error message quotes it: cut to ``limit`` characters with "…" (a 60,000-part
+    path or a megabyte of value is named by its start, and the message stays one readable line)."""
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
+__all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError", "CcsimWarning", "shown"]

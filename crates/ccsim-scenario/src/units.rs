@@ -11,8 +11,16 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// Splits `"12.5 ms"` into (12.5, "ms"): the longest prefix that is a number, then the unit.
+/// The longest text read as a number with a unit.
+pub const MAX_QUANTITY_LEN: usize = 64;
+
 fn split_number(s: &str) -> Result<(f64, &str), String> {
     let s = s.trim();
+    // Every prefix is tried below: bound the work (no number with a unit is this long).
+    if s.len() > MAX_QUANTITY_LEN {
+        return Err(format!("'{}…' is too long for a number with a unit (at most {MAX_QUANTITY_LEN} characters)",
+                           &s[..s.char_indices().nth(20).map_or(s.len(), |(i, _)| i)]));
+    }
     let mut cut = None;
     for (i, _) in s.char_indices().skip(1).chain(std::iter::once((s.len(), ' '))) {
         if s[..i].parse::<f64>().is_ok() {
@@ -74,7 +82,7 @@ impl std::str::FromStr for Rate {
         }
         // Far beyond any link the seeds use, and small enough for exact integer arithmetic.
         if v * scale > MAX_RATE_BPS {
-            return Err(format!("'{s}' is too large (at most 10Tbps)"));
+            return Err(format!("'{s}' is too large (at most 10000Gbps)"));
         }
         Ok(Rate(v * scale))
     }
@@ -309,6 +317,22 @@ mod tests {
         assert!("155Mbit".parse::<Rate>().unwrap_err().contains("unknown rate unit 'Mbit'"));
         assert!("-1Mbps".parse::<Rate>().unwrap_err().contains("negative"));
         assert!("1e30Gbps".parse::<Rate>().unwrap_err().contains("too large"));
+        // The largest rate the message names is one the parser reads.
+        let e = "20000Gbps".parse::<Rate>().unwrap_err();
+        assert!(e.contains("at most 10000Gbps"), "{e}");
+        assert!("10000Gbps".parse::<Rate>().is_ok());
+    }
+
+    #[test]
+    fn a_long_quantity_is_refused_at_once() {
+        // Every prefix of a quantity is tried as a number: 10^5 digits would take ~10^10 steps.
+        let long = "1".repeat(100_000) + "Mbps";
+        let t = std::time::Instant::now();
+        let e = long.parse::<Rate>().unwrap_err();
+        assert!(e.contains("too long for a number with a unit"), "{e}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(1));
+        assert!(("1".repeat(100_000) + "ms").parse::<Duration>().is_err());
+        assert!(format!("{}1Mbps", "0".repeat(59)).parse::<Rate>().is_ok());
     }
 
     #[test]
