@@ -99,7 +99,7 @@ def test_identity_ignores_replications():
         ({"replicas": 3}, "replicas:"),
         ({"replications": True}, "replications: must be a valid integer, got True"),
         ({"axis": {"path": "a", "values": [1], "colour": 1}}, "axis[0].colour: unknown field (allowed: path, range, unit, values, zip)"),
-        ({"axis": [{"path": "a", "range": {"start": "x", "stop": 3, "num": 2}}]}, "axis[0].range.start: must be a number, got 'x'"),
+        ({"axis": [{"path": "a", "range": {"start": "x", "stop": 3, "num": 2}}]}, "axis[0].range.start: must be a finite number, got 'x'"),
         ({"stop": 3}, "stop: must be a table, got 3"),
         ({"metrics": []}, "metrics: must be a non-empty list"),
     ],

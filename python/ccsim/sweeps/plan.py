@@ -47,7 +47,7 @@ from pydantic import ValidationError
 
 from ..errors import ScenarioError
 from .metrics import Metric, parse_metric
-from .plan_schema import AxisSpec, PlanSpec, RangeSpec, first_error
+from .plan_schema import AxisSpec, PlanSpec, RangeSpec, first_error, is_number
 
 #: Runs (points × replications) a plan may have unless it sets ``run_limit``.
 DEFAULT_RUN_LIMIT = 100_000
@@ -182,6 +182,8 @@ def _expand_range(r: RangeSpec, where: str) -> list[Any]:
     if r.num is not None:
         if n == 1:
             return [start]
+        if not is_number(stop - start):
+            raise _err(where, f"stop - start is too large for a float ({start!r} to {stop!r})")
         vals = [start + (stop - start) * i / (n - 1) for i in range(n)]
         return [int(v) if isinstance(start, int) and isinstance(stop, int) and float(v).is_integer() else v for v in vals]
     step = r.step
@@ -230,8 +232,8 @@ def _axis(a: AxisSpec, where: str) -> Axis:
     values = a.values if a.values is not None else _expand_range(a.range, f"{where}.range")
     if a.unit is not None:
         for i, v in enumerate(values):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise _err(f"{where}.values[{i}]", f"must be a number, got {v!r}")
+            if not is_number(v):
+                raise _err(f"{where}.values[{i}]", f"must be a finite number, got {v!r}"[:120])
     return Axis(a.path.strip(), list(values), a.zip, a.unit)
 
 

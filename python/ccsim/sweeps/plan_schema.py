@@ -14,10 +14,25 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 
+def is_number(v: Any) -> bool:
+    """An int or a float that is finite as a float (a 400-digit integer is not)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
 def _number(v: Any) -> int | float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise ValueError(f"must be a number, got {v!r}")
+    if not is_number(v):
+        raise ValueError(f"must be a finite number, got {_brief(v)}")
     return v
+
+
+def _brief(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
 
 
 def _text(what: str):
@@ -150,4 +165,4 @@ def first_error(e: ValidationError) -> tuple[str, str]:
     return where, f"must be {what}, got {err['input']!r}" if what != msg else f"{msg}, got {err['input']!r}"
 
 
-__all__ = ["PlanSpec", "AxisSpec", "RangeSpec", "StopSpec", "first_error"]
+__all__ = ["PlanSpec", "AxisSpec", "RangeSpec", "StopSpec", "first_error", "is_number"]
