@@ -69,10 +69,52 @@ def run_quick_reproduction(paper, tmp_path_factory):
 
 
 def check_reproduction_contract(out, doc, paper, figures=()):
-    """The summary every `ccsim reproduce PAPER --quick --json` prints, its report and its figures."""
-    assert doc["paper"] == paper and doc["mode"] == "quick" and doc["out"] == str(out)
-    for key in ("paper_numbers", "paper_within_tolerance", "wall_s", "report", "runs"):
-        assert key in doc
+    """The summary every `ccsim reproduce PAPER --quick --json` prints (issue 36's contract), its
+    report, its figures, and its compared.json: a list of rows under the one verdict model
+    (ccsim/reproductions/verdicts.py) whose every quote is the seed's own text."""
+    import json
+
+    from ccsim.reproductions import verdicts
+
+    assert doc["paper"] == paper and doc["mode"] == "quick" and doc["quick"] is True and doc["out"] == str(out)
+    for key in ("agree", "counted", "statements_hold", "statements", "not_comparable", "wall_s", "report", "runs"):
+        assert key in doc, key
+    assert "paper_within_tolerance" not in doc
+    assert doc["headline"].startswith(verdicts.QUICK_WARNING)
     assert (out / "index.html").exists() and (out / "compared.json").exists()
+    rows = json.loads((out / "compared.json").read_text())
+    assert isinstance(rows, list) and rows
+    verdicts.check_rows(rows)
+    assert verdicts.counts(rows, True) == {k: doc[k] for k in verdicts.counts(rows, True)}
+    check_quotes_in_seed(rows, paper)
     for f in figures:
         assert (out / "figures" / f).exists(), f
+    return rows
+
+
+# The seeds, where this checkout has them beside it (CI and developers' machines do).
+SEEDS = ROOT.parent / "shared" / "seeds"
+SEED_OF = {"hgrcp": "000_", "gfr": "001_", "ficcrd": "002_", "abr-benchmarks": "003_", "ut-ct": "004_"}
+
+
+def _words(text):
+    import re
+
+    # The seeds are PDF text: words split at line ends with a hyphen, runs of spaces and newlines.
+    return re.sub(r"\s+", " ", re.sub(r"-\s*\n\s*", "", text)).strip()
+
+
+def check_quotes_in_seed(rows, paper):
+    """Every row's quote is in its seed, word for word (spacing and line-end hyphens aside; "…"
+    marks words left out, each piece is then the seed's). Skipped, saying so, where the seeds are
+    not beside the checkout."""
+    seed = next(iter(SEEDS.glob(SEED_OF[paper] + "*.txt")), None) if SEEDS.is_dir() else None
+    if seed is None:
+        import warnings
+
+        warnings.warn(f"the seeds are not at {SEEDS}: quotes not checked against the seed's text")
+        return
+    text = _words(seed.read_text(encoding="utf-8"))
+    missing = [r["quote"] for r in rows
+               if not all(_words(piece) in text for piece in r["quote"].split("…") if piece.strip())]
+    assert not missing, f"{len(missing)} quotes are not the seed's words: {missing[:5]}"

@@ -285,38 +285,28 @@ def reproduce(
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes (default: up to 2 cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
-    """Run a paper's experiments; write compared.json, figures and an HTML report."""
-    import time
-
+    """Run a paper's experiments; write compared.json, figures and an HTML report (with `all`, every
+    paper and a scorecard over them: DIR/index.html)."""
     from . import reproductions
-    from ._outdir import check as check_out
 
-    names = reproductions.names() if paper == "all" else [paper]
-    modules = [reproductions.get(n) for n in names]
-    if out_dir is None:
-        targets = [Path(reproductions.default_out(n)) for n in names]
+    if paper == "all":
+        root = out_dir or Path(reproductions.DEFAULT_ROOT)
+        summaries, page = reproductions.reproduce_all(root, quick=quick, workers=workers, progress=not as_json)
     else:
-        targets = [out_dir / n for n in names] if paper == "all" else [out_dir]
-    for target in targets:
-        check_out(target, "reproduce")  # every --out before the first run
-    started = time.perf_counter()
-    summaries = [reproductions.reproduce_into(module, target, quick=quick, workers=workers, progress=not as_json)
-                 for module, target in zip(modules, targets)]
+        module = reproductions.get(paper)
+        target = out_dir or Path(reproductions.default_out(paper))
+        summaries, page = {paper: reproductions.reproduce_into(module, target, quick=quick, workers=workers,
+                                                               progress=not as_json)}, None
     if as_json:
-        if paper == "all":
-            doc: dict[str, Any] = {"paper": "all", "reproductions": summaries, "wall_s": round(time.perf_counter() - started, 2)}
-        else:
-            doc = summaries[0]
-        sys.stdout.write(json.dumps(doc) + "\n")
+        doc = summaries if paper == "all" else summaries[paper]
+        sys.stdout.write(json.dumps(doc, allow_nan=False) + "\n")
         return
-    for s in summaries:
-        counts = [f"{s['paper_within_tolerance']}/{s['paper_numbers']} {s['counted']}"]
-        counts += [f"{c['agree']}/{c['numbers']} {c['label']}" for c in s["other_counts"]]
-        out.print(
-            f"[bold]{escape(s['paper'])}[/bold] ({s['mode']}): {s['runs']} runs, {s['rows']} compared rows in "
-            f"{s['wall_s']:.1f} s; {escape('; '.join(counts))}; {s['outside_tolerance']} rows outside their tolerance"
-        )
-        out.print(f"wrote {escape(s['out'])}/ (compared.json, figures/, index.html)")
+    for s in summaries.values():
+        out.print(f"[bold]{escape(s['paper'])}[/bold] ({s['mode']}, {s['runs']} runs, {s['wall_s']:.0f} s): "
+                  f"{escape(s['headline'])}")
+        out.print(f"  wrote {escape(s['out'])}/ (compared.json, figures/, index.html)")
+    if page is not None:
+        out.print(f"scorecard: {escape(str(page))}")
 
 
 @app.command()

@@ -38,8 +38,12 @@ def get(name: str) -> ModuleType:
     return importlib.import_module(_MODULES[name])
 
 
+#: Where `ccsim reproduce all` writes by default (one directory per paper, and the scorecard).
+DEFAULT_ROOT = "out/reproduce"
+
+
 def default_out(name: str) -> str:
-    return f"out/reproduce/{name}"
+    return f"{DEFAULT_ROOT}/{name}"
 
 
 def reproduce_into(module: ModuleType, out: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
@@ -58,4 +62,34 @@ def reproduce_into(module: ModuleType, out: str | os.PathLike[str], **options: A
     return summary
 
 
-__all__ = ["names", "get", "default_out", "reproduce_into"]
+def reproduce_all(root: str | os.PathLike[str], **options: Any) -> tuple[dict[str, dict[str, Any]], Any]:
+    """Every paper into ``root/<paper>``, then the scorecard over them (``root/index.html`` and
+    ``index.md``, scorecard.py). Every directory is checked before the first run; ``root`` may
+    hold other files (a single reproduction's directory, notes), but a scorecard ccsim did not
+    write is never replaced. Returns the summaries by paper and the scorecard's path."""
+    import json
+    import time
+    from pathlib import Path
+
+    from .._outdir import MARKER, OutputError, check, marker
+    from . import scorecard
+
+    root = Path(root)
+    mark = marker(root) if root.is_dir() else None
+    if not (mark and mark.get("paper") == "all"):
+        taken = [f for f in ("index.html", "index.md") if (root / f).exists()]
+        if taken:
+            raise OutputError(f"--out {root} holds {', '.join(taken)}, which ccsim did not write; the scorecard would "
+                              f"replace it: move it away or choose another --out")
+    targets = {n: root / n for n in names()}
+    for target in targets.values():
+        check(target, "reproduce")
+    started = time.perf_counter()
+    summaries = {n: reproduce_into(get(n), target, **options) for n, target in targets.items()}
+    page = scorecard.write(root, summaries, {n: get(n).TITLE for n in targets}, time.perf_counter() - started)
+    files = sorted([*targets, "index.html", "index.md"])
+    (root / MARKER).write_text(json.dumps({"kind": "reproduce", "files": files, "paper": "all"}) + "\n")
+    return summaries, page
+
+
+__all__ = ["names", "get", "default_out", "reproduce_into", "reproduce_all", "DEFAULT_ROOT"]
