@@ -86,10 +86,11 @@ bless:
 bench: build
 	$(PY) scripts/bench.py
 
-# A longer fuzz than the test suite's: 50,000 scenario mutations (Hypothesis) and 100,000 cases of
-# each Rust property test (the loader and the unit parsers on arbitrary text); about 10 minutes.
+# A longer fuzz than the test suite's: 50,000 scenario mutations, `--set` items, standard inputs and
+# sweep plans each (Hypothesis), and 100,000 cases of each Rust property test (the loader, overrides
+# and the unit parsers on arbitrary text).
 fuzz: build
-	CCSIM_FUZZ_EXAMPLES=50000 $(PY) -m pytest -q tests/test_fuzz_scenarios.py
+	CCSIM_FUZZ_EXAMPLES=50000 $(PY) -m pytest -q tests/test_fuzz_scenarios.py tests/test_fuzz_inputs.py tests/test_fuzz_plans.py
 	PROPTEST_CASES=100000 cargo test --profile checked -p ccsim-scenario -- never_panic
 
 # A wheel for other machines: release build, stripped, tagged manylinux2014 (glibc 2.17 and later;
