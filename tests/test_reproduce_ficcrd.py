@@ -1,59 +1,101 @@
-"""`ccsim reproduce ficcrd`: drop-tail and FICCRD with both edge schemes against the seed's statements."""
+"""`ccsim reproduce ficcrd`: seed 002's statements about FICCRD and drop-tail under the one verdict
+model (issue 36): rows whose quotes are the seed's own words, settings and arithmetic listed apart."""
 
-import json
-import subprocess
+import html
+import math
+
+import polars as pl
+import pytest
 
 from ccsim.reproductions import ficcrd
 
+from .conftest import check_reproduction_contract, run_quick_reproduction
 
-def test_reproduction_writes_rows_figures_and_report(cli, env, tmp_path):
-    # The full reproduction: fifteen 200 s runs take a few seconds.
-    out = tmp_path / "ficcrd"
-    p = subprocess.run(cli + ["reproduce", "ficcrd", "--json", "--out", str(out)], capture_output=True, text=True, env=env)
-    assert p.returncode == 0, p.stderr
-    doc = json.loads(p.stdout)
-    assert doc["paper"] == "ficcrd" and doc["mode"] == "full" and doc["runs"] == 15  # 5 seeds x 3 presets
-    rows = json.loads((out / "compared.json").read_text())
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out, doc = run_quick_reproduction("ficcrd", tmp_path_factory)
+    rows = check_reproduction_contract(out, doc, "ficcrd", figures=("goodput.png", "drops.png", "queue.png", "seq.png"))
+    return out, doc, {r.get("id", r["quantity"]): r for r in rows}
+
+
+def test_the_quick_reproduction_keeps_the_contract(quick):
+    out, doc, rows = quick
     data = ficcrd.load_data()
-    assert len(rows) == 5 * sum(len(ficcrd.statement_presets(st)) for st in data["statement"])
-    for r in rows:
-        assert {"seed", "quantity", "statement", "source", "expect", "ccsim", "ok"} <= set(r)
-        assert (r["paper"] is None) != (r["theory"] is None)
-        # The paper column quotes the seed; a level chosen to decide its statement is a threshold.
-        assert r["paper"] is None or (isinstance(r["paper"], str) and r["threshold"] is not None)
-    # Theory's bound holds on every seed: the bottleneck's payload rate bounds the goodput.
-    assert all(r["ok"] for r in rows if r["theory"] is not None)
-    assert not any(r["theory"] is not None and r["expect"].startswith(">") for r in rows), "no lower bound is a theorem"
-    # The seed's "greatly degrades the end-to-end throughput" is not what ccsim (or ns-2) finds.
-    degraded = [r for r in rows if r["scenario"] == "ficcrd/droptail" and r["quantity"] == "goodput_total_mbps" and r["paper"]]
-    assert len(degraded) == 5 and not any(r["ok"] for r in degraded) and all(r["ns2"] for r in degraded)
-    for f in ("goodput.png", "drops.png", "queue.png", "seq.png"):
-        assert (out / "figures" / f).exists(), f
+    # Both bottleneck readings x three presets x the quick mode's two seeds.
+    assert doc["runs"] == 2 * 3 * 2
+    # The seed prints no simulated number: every counted row is a statement, one per claim.
+    assert doc["counted"] == 0 and doc["statements"] + doc["not_comparable"] == len(data["statement"])
+    assert sum(r["kind"] == "input" for r in rows.values()) == len(data["input"])
+    assert sum(r["kind"] == "arithmetic" for r in rows.values()) == 1
     page = (out / "index.html").read_text()
-    assert "every flow has packets dropped" in page and "no packets dropped at the bottleneck router" in page
-    assert "FICCRD-EWA" in page and "FICCRD-ABC" in page
-    # FICCRD's own claims, with either edge scheme, on every seed: no drop at the bottleneck over
-    # the whole 200 s, and a fair share (Jain >= 0.95).
-    for preset in ficcrd.FICCRD_PRESETS:
-        claims = [r for r in rows if r["scenario"] == preset and r["quantity"] in ("bottleneck_drops", "fairness_index")]
-        assert len(claims) == 10 and all(r["ok"] for r in claims), claims
-    # Every statement has one answer per scheme it is about, counted over the five seeds.
-    answers = ficcrd.answers(rows)
-    assert len(answers) == sum(len(ficcrd.statement_presets(st)) for st in data["statement"])
-    assert all(a["seeds"] == 5 and a["answer"] == {5: "holds", 0: "no"}.get(a["held"], "on some seeds") for a in answers)
-    # The headline counts statements per scheme (not statement x seed rows): held on every seed.
-    stated = [a for a in answers if a["paper"] is not None]
-    assert doc["paper_numbers"] == len(stated) and doc["paper_within_tolerance"] == sum(a["answer"] == "holds" for a in stated)
-    assert "statements" in doc["counted"] and doc["other_counts"][0]["numbers"] == len(answers) - len(stated)
+    assert page.index(html.escape(ficcrd.V.QUICK_WARNING).replace("&#x27;", "&#39;")) < page.index("Every statement under every")
+    assert (out / "details.json").exists() and (out / "runs.json").exists()
 
 
-def test_measures_follow_the_summary():
-    conns = [{"name": "S0", "goodput_mbps": 0.5, "drops": 3, "max_goodput_mbps": 1.0},
-             {"name": "S1", "goodput_mbps": 1.0, "drops": 0, "max_goodput_mbps": 1.0},
-             {"name": "S2", "goodput_mbps": 1.5, "drops": 2, "max_goodput_mbps": 1.0}]
-    s = {"connections": conns, "goodput_mbps_total": 3.0, "connections_fairness_index": 0.9,
-         "ports": [{"name": "R11->R12", "max_queue_cells": 200, "mean_queue_cells": 150.0, "drops": 5}]}
+def test_the_rows_theory_and_the_model_decide(quick):
+    _, _, rows = quick
+    # Ten Reno flows with 128 KB windows (320 packets of 4 KB) overfill a 200-packet buffer plus
+    # a bandwidth-delay product of ~7 packets: drop-tail must overflow.
+    assert rows["overflow"]["verdict"] == "agrees"
+    # Drop-tail carries the payload rate, and FICCRD's RD packets take 64 of every 4200 bytes of
+    # the link: neither edge can carry more than drop-tail, so the seed's claim cannot hold.
+    assert rows["throughput"]["verdict"] == "differs" and rows["throughput"]["counted"]
+    # FIEWA's window, ER x RTT = 2.2-2.7 whole segments rounded down to 2, can rise by a segment only
+    # if alpha > 3/2: its queue stays near empty, FIABC's sits at Q0. The seed leaves the edge open.
+    target = rows["target_queue"]
+    assert target["verdict"] == "not_comparable" and not target["counted"]
+    assert "FIEWA fails" in target["note"] and "FIABC holds" in target["note"]
+    # The acceptance check of docs/models/ficcrd.md: no drop at the bottleneck with either edge.
+    assert rows["no_drops"]["verdict"] == "agrees" and "Both edges agree" in rows["no_drops"]["note"]
+    # The 0.15 Mb/s normalisation is the seed's arithmetic: 10 Mb/s / 10 flows is 1 Mb/s, apart.
+    share = rows["the bottleneck fair share goodput is normalised by, Mb/s (bottleneck rate / 10 flows)"]
+    assert share["kind"] == "arithmetic" and share["ccsim"] == 1.0 and share["verdict"] == "differs"
+    assert not share["counted"]
+    # The seed's settings run as stated, but for the named reconstruction of R10-R11's rate.
+    inputs = {r["quantity"]: r for r in rows.values() if r["kind"] == "input"}
+    assert all(not r["counted"] for r in inputs.values())
+    for name in ("FICCRD BUR", "FICCRD alpha (queue control function)", "FICCRD beta (MAPR averaging factor)",
+                 "bottleneck R11->R12 buffer, packets", "bottleneck R11-R12 rate, Mb/s", "data packet size, KB"):
+        assert inputs[name]["verdict"] == "agrees", name
+    assert inputs["R10-R11's rate (one of 'all the other links'), Mb/s"]["verdict"] == "differs"
+    # Every statement's note gives its verdict at the other bottleneck reading.
+    assert all("At 1.5 Mb/s" in r["note"] for r in rows.values() if r["kind"] == "statement")
+
+
+def test_statements_are_decided_by_their_criteria():
+    c = ficcrd.load_data()["criteria"]
+    v = {"value": [0.43, 0.44], "flows": [10, 10], "queue_p5": [0, 0], "queue_p95": [4, 4], "q0": [100, 100]}
+    assert ficcrd.TESTS["unfair"](v, c) and not ficcrd.TESTS["fair"](v, c)
+    assert ficcrd.TESTS["fair"](dict(v, value=[0.95, 1.04]), c)
+    assert not ficcrd.TESTS["every_seed_positive"](dict(v, value=[3, 0]), c)
+    assert ficcrd.TESTS["every_seed_zero"](dict(v, value=[0, 0]), c)
+    assert not ficcrd.TESTS["every_seed_all_flows"](dict(v, value=[10, 9]), c)
+    # At the target: mean within 10 % of Q0 and the 5th-95th percentile within 25 %.
+    at = dict(v, value=[99.4, 99.5], queue_p5=[94, 93], queue_p95=[104, 104])
+    assert ficcrd.TESTS["at_target"](at, c)
+    assert not ficcrd.TESTS["at_target"](dict(at, queue_p95=[140, 140]), c)
+    assert not ficcrd.TESTS["at_target"](dict(v, value=[2.4, 2.4]), c)
+    # "Greatly degrades": a shortfall of 0.1 % is not great.
+    assert not ficcrd.TESTS["greatly"](dict(v, value=[0.001, -0.001]), c)
+
+
+def test_measures_follow_the_summary_and_the_traces():
+    conns = [{"name": "S0", "goodput_mbps": 0.5, "drops": 3, "max_goodput_mbps": 1.0, "fast_retransmits": 1, "timeouts": 2},
+             {"name": "S1", "goodput_mbps": 1.0, "drops": 0, "max_goodput_mbps": 1.0, "fast_retransmits": 0, "timeouts": 0},
+             {"name": "S2", "goodput_mbps": 1.5, "drops": 2, "max_goodput_mbps": 1.0, "fast_retransmits": 2, "timeouts": 1}]
+    s = {"connections": conns, "goodput_mbps_total": 3.0, "connections_fairness_index": 0.9, "window_s": [0.0, 4.0],
+         "links": [{"name": "R11-R12 (R11->R12)", "rate_mbps": 3.0}],
+         "ports": [{"name": "R11->R12", "max_queue_cells": 200, "mean_queue_cells": 150.0, "drops": 5, "buffer_cells": 200}]}
     m = ficcrd.measures(s)
-    assert m["s0_over_others_mean"] == 0.5 / 1.25
-    assert m["flows_without_drops"] == 1 and m["max_queue_packets"] == 200 and m["lowest_goodput_mbps"] == 0.5
-    assert ficcrd.capacity_mbps(s) == 3.0
+    assert m["s0_over_others"] == 0.5 / 1.25 and m["goodput_shortfall"] == 0.0 and m["fair_share_mbps"] == 1.0
+    assert m["flows_with_drops"] == 2 and m["fast_retransmits"] == 3 and m["lowest_goodput_mbps"] == 0.5
+    # Two separate episodes at the full buffer; S0 sends evenly, S1 in one burst, S2 never.
+    queue = pl.DataFrame({"time_s": [0.0, 1.0, 2.0, 3.0, 4.0], "queue_cells": [200, 150, 200, 200, 10]})
+    seq = pl.DataFrame({"time_s": [0.0, 4.0, 0.0, 1.0, 2.0, 4.0, 0.0, 4.0], "connection": ["S0", "S0", "S1", "S1", "S1", "S1", "S2", "S2"],
+                        "seq_bytes": [0.0, 4000.0, 0.0, 0.0, 4000.0, 4000.0, 0.0, 0.0]})
+    t = ficcrd.trace_measures(s, queue, seq, 1.0)
+    assert t["full_buffer_episodes"] == 2
+    assert math.isinf(t["burstiness"])  # a flow that sends nothing has no finite burstiness
+    t2 = ficcrd.trace_measures(dict(s, connections=conns[:2]), queue, seq, 1.0)
+    assert t2["burstiness"] == pytest.approx((0.0 + math.sqrt(3)) / 2)  # S1: 4000 in one of four bins
