@@ -1,51 +1,108 @@
-"""`ccsim reproduce gfr`: seed 001's Experiments A and B and Table 1, quick (about 15 s on 2 cores)."""
-
-import json
+"""`ccsim reproduce gfr`: seed 001's Experiments A and B and Table 1 under the one verdict model, quick."""
 
 import pytest
 
 from ccsim.reproductions import gfr
+from ccsim.reproductions import verdicts as V
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    from .conftest import run_quick_reproduction
+    from .conftest import check_reproduction_contract, run_quick_reproduction
 
-    return run_quick_reproduction("gfr", tmp_path_factory)
+    out, doc = run_quick_reproduction("gfr", tmp_path_factory)
+    rows = check_reproduction_contract(out, doc, "gfr", figures=("fig5-equal.png", "fig6-b1.png", "fig7-b2.png"))
+    return out, doc, rows
+
+
+def by_quantity(rows, start):
+    found = [r for r in rows if r["quantity"].startswith(start)]
+    assert len(found) == 1, (start, [r["quantity"] for r in found])
+    return found[0]
 
 
 def test_one_json_object_with_the_contract_keys(quick):
-    from .conftest import check_reproduction_contract
-
-    out, doc = quick
-    check_reproduction_contract(out, doc, "gfr")
+    out, doc, rows = quick
     data = gfr.load_data()
-    assert doc["runs"] == len(gfr.presets(data)) * data["quick_replications"]
+    # Every preset, and B2 once more with the seed's other buffer size.
+    assert doc["runs"] == (len(gfr.presets(data)) + 1) * data["quick_replications"]
+    assert (out / "details.json").exists() and (out / "runs.json").exists()
+    html = (out / "index.html").read_text()
+    assert V.QUICK_WARNING.split(":")[0] in html and "Table 1, row 5" in html
 
 
-def test_table1_has_every_row_with_both_verdicts(quick):
-    out, _ = quick
-    compared = json.loads((out / "compared.json").read_text())
-    table = compared["table1"]
-    assert [r["scenario"] for r in table] == [o["preset"] for o in gfr.load_data()["option"]]
-    for r in table:
-        assert r["paper"] in ("Yes", "No") and r["ccsim_verdict"] in ("Yes", "No")
-        assert r["ok"] == (r["paper"] == r["ccsim_verdict"])
-    # FIFO rows cannot give guarantees to unequal allocations in ccsim either.
-    assert all(r["ccsim_verdict"] == "No" for r in table if r["scenario"].endswith("-fifo") or r["scenario"].endswith("b1"))
+def test_table1_rows_in_the_seeds_order_with_the_seeds_rows_as_quotes(quick):
+    _, _, rows = quick
+    table = [r for r in rows if r["quantity"].startswith("Table 1, row")]
+    options = gfr.load_data()["option"]
+    assert [r["scenarios"] for r in table] == [[o["preset"] for o in options][k:k + 1] for k in range(8)]
+    assert all(r["kind"] == "statement" and r["quote"] == o["quote"] and r["seed_says"] == o["paper"]
+               for r, o in zip(table, options))
+    # FIFO cannot give unequal allocations their targets, whatever accounting does (rows 1, 2 and 4):
+    # the lowest VC stays far below 0.9 of its target, as the seed says.
+    for k in (1, 2, 4):
+        assert table[k - 1]["verdict"] == "agrees" and table[k - 1]["ccsim"].startswith("No"), table[k - 1]
+    # Rows 3 and 7 (tagging without accounting) are not the seed's configurations while ccsim's EPD
+    # ignores the CLP bit (issue #38): shown, never counted. They run exactly as rows 1 and 5; when
+    # #38 lands this fails, and the rows must be compared again.
+    for k, same in ((3, 1), (7, 5)):
+        r = table[k - 1]
+        assert r["verdict"] == "not_comparable" and not r["counted"] and "#38" in r["note"]
+        assert r["ccsim"] == table[same - 1]["ccsim"]
 
 
-def test_statement_rows_keep_the_paper_column_for_the_paper(quick):
-    out, _ = quick
-    rows = json.loads((out / "compared.json").read_text())["statements"]
-    data = gfr.load_data()
-    for r in rows:
-        s = next(s for s in data["statement"] if s["text"] == r["statement"])
-        assert r["paper"] == s.get("paper", "yes" if s["expect"] == "yes" else None)
-        assert r["threshold"] == s.get("threshold")
-    for f in ("fig5-equal.png", "fig6-b1.png", "fig7-b2.png"):
-        assert (out / "figures" / f).exists(), f
-    assert "Table 1" in (out / "index.html").read_text()
+def test_b2_rows_show_both_readings_of_the_unstated_buffer(quick):
+    _, _, rows = quick
+    b2 = [r for r in rows if "gfr/unequal-b2" in r.get("scenarios", [])]
+    assert len(b2) == 3
+    for r in b2:
+        assert "[RECON]" in r["note"] and "24,000 cells instead" in r["note"]
+        assert r["other_reading"]["buffer"] == "24000cells" and r["other_reading"]["verdict"] in ("agrees", "differs")
+    # A work-conserving per-VC scheduler keeps the link full at either buffer size: "over 90%".
+    eff = by_quantity(rows, "Experiment B2 (per-VC SCFQ, EPD, no tagging): total efficiency")
+    assert eff["verdict"] == "agrees" and eff["other_reading"]["verdict"] == "agrees"
+
+
+def test_tolerances_come_from_the_seeds_printed_digits(quick):
+    _, _, rows = quick
+    # "0.8 of its allocation": one significant digit, no "about" the seed did not write.
+    r = by_quantity(rows, "Experiment B1 (FIFO, WBA, tagging): highest-MCR")
+    assert r["paper"] == 0.8 and "about" not in r["quote"]
+    assert r["tolerance"]["mode"] == "abs" and r["tolerance"]["value"] == 0.05 and "significant digit" in r["tolerance"]["reason"]
+    # One seed number, one row: "about 8.2 Mbps for both buffer sizes" is a single counted row.
+    assert sum(1 for x in rows if x["counted"] and x["paper"] == 8.2) == 1
+    # 50 sources fill 125.8 Mb/s of payload: 2.52 Mb/s each, inside the seed's 2.5 printed to a tenth.
+    assert by_quantity(rows, "Experiment A, 50 sources (")["verdict"] == "agrees"
+    # The seed's own arithmetic, redone, is listed apart: 1024/1219 of 149.76 Mb/s is 125.8, not 127.8.
+    arith = [x for x in rows if x["kind"] == "arithmetic"]
+    assert arith and not any(x["counted"] for x in arith)
+    assert next(x for x in arith if x["paper"] == 127.8)["verdict"] == "differs"
+    # A quick run says its 4 s among the inputs.
+    assert by_quantity(rows, "Simulated time")["ccsim"] == 4.0
+
+
+def _run(seed, rel_std, n=6):
+    """A run whose sources' throughputs have the given relative (population) standard deviation."""
+    half = rel_std  # n/2 sources at 1 + d, n/2 at 1 - d: pstdev/mean = d
+    conns = {f"S{i}": {"clp01_mbps": 1 + (half if i % 2 else -half), "target_mbps": 1.0} for i in range(n)}
+    return {"seed": seed, "efficiency": 1.0, "met": True, "connections": conns}
+
+
+def test_a_trend_holds_only_beyond_the_seeds_spread():
+    trend = {"quantity": "std grows", "pairs": [["a", "b"]], "measure": "relative_std", "sign": 1,
+             "quote": "increases", "where": "x", "reason": "interval above 0"}
+    data = {"trend": [trend]}
+    small = [_run(s, 0.10 + 0.02 * s) for s in range(1, 6)]
+    # +0.008 against a spread of ±0.04: inside the seeds' spread, not growth.
+    noisy = [_run(s, 0.10 + 0.008 + 0.02 * s + (0.04 if s % 2 else -0.04)) for s in range(1, 6)]
+    row = gfr.trend_rows({"a": small, "b": noisy}, data)[0]
+    assert row["verdict"] == "differs" and row["counted"] and row["ccsim_ci"][0] < 0 < row["ccsim_ci"][1]
+    clear = [_run(s, 0.20 + 0.02 * s + (0.01 if s % 2 else -0.01)) for s in range(1, 6)]
+    row = gfr.trend_rows({"a": small, "b": clear}, data)[0]
+    assert row["verdict"] == "agrees" and row["ccsim_ci"][0] > 0
+    # The opposite claim ("decreases") on the same runs fails.
+    trend["sign"] = -1
+    assert gfr.trend_rows({"a": small, "b": clear}, data)[0]["verdict"] == "differs"
 
 
 def test_measures_and_verdict_follow_their_definitions():
@@ -56,6 +113,6 @@ def test_measures_and_verdict_follow_their_definitions():
     assert m["group1_ratio"] == 2.0 and m["group2_ratio"] == 0.5
     assert m["max_group_deviation"] == 1.0
     assert abs(m["mean_goodput_mbps"] - 5 / 3) < 1e-12
-    assert not gfr.verdict([run])
+    assert not gfr.verdict([run]) and gfr.lowest_ratio([run]) == 0.5
     ok = {"connections": {"A": {"clp01_mbps": 0.95, "target_mbps": 1.0}}}
     assert gfr.verdict([ok]) and not gfr.verdict([ok, {"connections": {"A": {"clp01_mbps": 0.8, "target_mbps": 1.0}}}])

@@ -1,10 +1,12 @@
 """Seed 001 (GFR design issues): minimum rate guarantees for UBR, its Experiments A and B and Table 1.
 
 Runs Experiment A (`gfr/equal-{15,50}-{12k,24k}`: equal allocations, Selective Drop, FIFO), Experiment
-B (`gfr/unequal-b1`: FIFO + WBA + F-GCRA tagging; `gfr/unequal-b2`: per-VC SCFQ, EPD, no tagging) and
-the other six design options of Table 1 (`gfr/option-…`), each replicated through the sweep machinery
-(independent seeds), and sets every statement of the seed beside ccsim's mean over the replications,
-with the spread. The statements live in ``data/gfr.toml``, not in code.
+B (`gfr/unequal-b1`: FIFO + WBA + F-GCRA tagging; `gfr/unequal-b2`: per-VC SCFQ, EPD, no tagging; B2
+also with the seed's other buffer size, B's buffer being a reconstruction) and the other six design
+options of Table 1 (`gfr/option-…`), each replicated through the sweep machinery (independent seeds),
+and judges every row under the one verdict model (verdicts.py): the seed's quantities, its statements
+(checked at its own magnitude), Table 1, and apart from them the seed's own arithmetic and the presets'
+inputs. The rows' quotes, numbers and tolerances live in ``data/gfr.toml``, not in code.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _common as C
+from . import verdicts as V
 
 try:
     import tomllib
@@ -37,9 +40,16 @@ def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
 
 
 def presets(data: dict[str, Any]) -> list[str]:
-    """Every preset the statements and Table 1 need, in a stable order."""
-    names = [p for s in data["statement"] for p in s["presets"]] + [o["preset"] for o in data["option"]]
+    """Every preset the rows need, in a stable order."""
+    names = [p for k in ("quantity", "statement") for s in data[k] for p in s["presets"]]
+    names += [p for t in data["trend"] for pair in t["pairs"] for p in pair] + [o["preset"] for o in data["option"]]
     return list(dict.fromkeys(names))
+
+
+def other_key(data: dict[str, Any]) -> str:
+    """The results key of the run with the seed's other buffer size (`gfr/unequal-b2@24000cells`)."""
+    o = data["other_buffer"]
+    return f"{o['preset']}@{o['buffer']}"
 
 
 def connection_names(preset: str) -> list[str]:
@@ -54,12 +64,16 @@ def connection_names(preset: str) -> list[str]:
     return out
 
 
-def plan_of(preset: str, replications: int, quick: bool) -> dict[str, Any]:
-    """A sweep plan: the preset, replicated, with every connection's GFR numbers as metrics."""
+def plan_of(preset: str, replications: int, quick: bool, buffer: str | None = None) -> dict[str, Any]:
+    """A sweep plan: the preset (with another buffer size if given), replicated, with every
+    connection's GFR numbers as metrics."""
     metrics = ["efficiency", "gfr_guarantee_met"]
     metrics += [f"connections[{n}].{f}" for n in connection_names(preset) for f in FIELDS]
-    return {"name": f"gfr-{preset.split('/')[1]}", "scenario": preset, "replications": replications, "seed": 1,
-            "metrics": metrics, "set": dict(QUICK_SET) if quick else {}}
+    settings = dict(QUICK_SET) if quick else {}
+    if buffer:
+        settings["defaults.buffer"] = buffer
+    return {"name": f"gfr-{preset.split('/')[1]}" + (f"-{buffer}" if buffer else ""), "scenario": preset,
+            "replications": replications, "seed": 1, "metrics": metrics, "set": settings}
 
 
 def runs_of(frame) -> list[dict[str, Any]]:
@@ -107,54 +121,210 @@ def measures(run: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def _tol(spec: dict[str, Any]) -> dict[str, Any]:
+    return V.tolerance(spec["mode"], spec.get("value"), spec["reason"])
+
+
+def per_seed(runs: list[dict[str, Any]], measure: str, scale: float = 1.0) -> dict[int, float]:
+    """One preset's measure, by seed."""
+    return {r["seed"]: scale * measures(r)[measure] for r in runs}
+
+
+def _mean_ci(values: list[float]) -> str:
+    mean, ci = V.interval(values)
+    return C.fmt(mean) + (f" [{C.fmt(ci[0])}, {C.fmt(ci[1])}]" if ci else "")
+
+
+def _worst(s: dict[str, Any], by: dict[str, dict[int, float]]) -> str:
+    """The preset farthest on the wrong side of the statement's bound."""
+    means = {p: st.mean(v.values()) for p, v in by.items()}
+    pick = max if s["tolerance"]["mode"] == "at_most" else min
+    return pick(means, key=lambda p: means[p])
+
+
+def quantity_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seed's simulated numbers: each seed's value (its mean over the presets where one seed
+    number covers several) against the seed's number, with its printed precision."""
+    rows = []
+    for q in data["quantity"]:
+        by = {p: per_seed(results[p], q["measure"], q.get("scale", 1.0)) for p in q["presets"]}
+        seeds = sorted(set.intersection(*(set(v) for v in by.values())))
+        values = [st.mean(by[p][s] for p in q["presets"]) for s in seeds]
+        note = q.get("note", "")
+        if len(q["presets"]) > 1:
+            note += " Per configuration: " + "; ".join(f"{p.split('/')[1]} {_mean_ci(list(v.values()))}"
+                                                         for p, v in by.items()) + "."
+        rows.append(V.quantity(q["quantity"], q["paper"], q["quote"], values, _tol(q["tolerance"]), where=q["where"],
+                               note=note.strip(), scenarios=q["presets"]))
+    return rows
+
+
+def _other(s: dict[str, Any], results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> dict[str, Any] | None:
+    """A B2 statement at the seed's other buffer size: the value and what the verdict would be."""
+    key = other_key(data)
+    if not s.get("other_reading") or key not in results:
+        return None
+    values = list(per_seed(results[key], s["measure"], s.get("scale", 1.0)).values())
+    mean, ci = V.interval(values)
+    holds = V.admits(_tol(s["tolerance"]), mean, s["paper"])
+    return {"buffer": data["other_buffer"]["buffer"], "ccsim": mean, "ccsim_ci": ci,
+            "verdict": "agrees" if holds else "differs"}
+
+
+def _reading_text(o: dict[str, Any] | None) -> str:
+    if not o:
+        return ""
+    ci = o["ccsim_ci"]
+    value = o["ccsim"] if isinstance(o["ccsim"], str) else C.fmt(o["ccsim"])
+    value += f" [{C.fmt(ci[0])}, {C.fmt(ci[1])}]" if ci else ""
+    cells = int(C.to_unit(o["buffer"], "cells"))
+    return f" With {cells:,} cells instead [RECON: the seed's other size]: {value}, {o['verdict']}."
+
+
+def statement_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seed's bounded statements ("within 20%", "almost 100%", "over 90%"), each checked at the
+    seed's number on the preset farthest on the wrong side of it."""
+    rows = []
+    for s in data["statement"]:
+        by = {p: per_seed(results[p], s["measure"], s.get("scale", 1.0)) for p in s["presets"]}
+        worst = _worst(s, by)
+        mean, ci = V.interval(list(by[worst].values()))
+        note = s.get("note", "")
+        if len(by) > 1:
+            note += " Per configuration: " + "; ".join(f"{p.split('/')[1]} {_mean_ci(list(v.values()))}"
+                                                         for p, v in by.items()) + "."
+        other = _other(s, results, data)
+        note += _reading_text(other)
+        rows.append(V.statement(s["quantity"], s["quote"], None, mean, _tol(s["tolerance"]), paper=s["paper"], ccsim_ci=ci,
+                                where=s["where"], note=note.strip(), scenarios=s["presets"], worst=worst,
+                                other_reading=other))
+    return rows
+
+
+def trend_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A trend across configurations holds only when the change exceeds the seeds' spread: the 95 %
+    interval of the per-seed difference lies entirely on the claimed side of 0 (for every pair)."""
+    rows = []
+    for t in data["trend"]:
+        parts, holds, first = [], True, None
+        for a, b in t["pairs"]:
+            x, y = per_seed(results[a], t["measure"]), per_seed(results[b], t["measure"])
+            diffs = [y[s] - x[s] for s in sorted(set(x) & set(y))]
+            mean, ci = V.interval(diffs)
+            side = ci is not None and (ci[0] > 0 if t["sign"] > 0 else ci[1] < 0)
+            holds = holds and side
+            first = first or (mean, ci)
+            parts.append(f"{b.split('/')[-1]} − {a.split('/')[-1]}: {_mean_ci(diffs)}")
+        value = first[0] if len(t["pairs"]) == 1 else "; ".join(parts)
+        note = "Difference of the relative standard deviation, mean [95 % interval over the seeds]: " + "; ".join(parts) + "."
+        if not holds:
+            note += " The interval reaches the other side of 0: the change is inside the seeds' spread."
+        rows.append(V.statement(t["quantity"], t["quote"], holds, value, V.tolerance("criterion", None, t["reason"]),
+                                ccsim_ci=first[1] if len(t["pairs"]) == 1 else None, where=t["where"], note=note,
+                                scenarios=[p for pair in t["pairs"] for p in pair]))
+    return rows
+
+
 def verdict(runs: list[dict[str, Any]]) -> bool:
     """Table 1's question for ccsim: is every VC's CLP0+1 goodput, averaged over the replications, at
     least 0.9 × its target? (The per-run flag `gfr_guarantee_met` asks the same of one run.)"""
+    return lowest_ratio(runs) >= 0.9
+
+
+def lowest_ratio(runs: list[dict[str, Any]]) -> float:
+    """The smallest over the VCs of the mean over the seeds of CLP0+1 goodput / target."""
     names = runs[0]["connections"].keys()
-    return all(st.mean(r["connections"][n]["clp01_mbps"] / r["connections"][n]["target_mbps"] for r in runs) >= 0.9
+    return min(st.mean(r["connections"][n]["clp01_mbps"] / r["connections"][n]["target_mbps"] for r in runs)
                for n in names)
 
 
-def _holds(expect: str, value: float, ref: float, tolerance: float | None) -> bool:
-    if expect == "~":
-        return abs(value - ref) <= (tolerance or 0.0) * (abs(ref) if ref > 1 else 1.0) + 1e-12
-    return {">": value > ref, "<": value < ref}[expect]
+def _outcome(runs: list[dict[str, Any]]) -> str:
+    return (f"{'Yes' if verdict(runs) else 'No'} (lowest VC: {lowest_ratio(runs):.3f} of its target; "
+            f"met on {sum(r['met'] for r in runs)} of {len(runs)} seeds)")
 
 
-def compare(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Statement rows (one per statement and preset: the paper's word or number, ccsim's threshold
-    where the seed gives none, ccsim's mean over replications with min and max, whether it holds)
-    and Table 1 rows (the seed's verdict beside ccsim's)."""
+def table1_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Table 1's GFR column, row by row, as statements: ccsim's Yes or No against the seed's."""
+    crit = V.tolerance("criterion", None, data["table1"]["reason"])
     rows = []
-    for s in data["statement"]:
-        for preset in s["presets"]:
-            runs = results[preset]
-            if s["quantity"] == "std_grows_with_buffer":
-                if not preset.endswith("-24k"):
-                    continue
-                small = [measures(r)["relative_std"] for r in results[preset.replace("-24k", "-12k")]]
-                large = [measures(r)["relative_std"] for r in runs]
-                holds = st.mean(large) > st.mean(small)
-                rows.append({"scenario": preset, "quantity": s["quantity"], "statement": s["text"], "figure": s["figure"],
-                             "paper": "yes", "threshold": None, "ccsim": C.clean(st.mean(large) - st.mean(small)),
-                             "min": None, "max": None, "ok": holds, "note": s.get("note")})
-                continue
-            values = [measures(r)[s["quantity"]] for r in runs]
-            mean = st.mean(values)
-            ref = s["paper"] if "paper" in s else s["threshold"]
-            rows.append({"scenario": preset, "quantity": s["quantity"], "statement": s["text"], "figure": s["figure"],
-                         "paper": s.get("paper"), "threshold": s.get("threshold"),
-                         "expect": f"{s['expect']} {C.fmt(ref)}" + (f" ± {s['tolerance']}" if "tolerance" in s else ""),
-                         "ccsim": C.clean(mean), "min": C.clean(min(values)), "max": C.clean(max(values)),
-                         "ok": _holds(s["expect"], mean, ref, s.get("tolerance")), "note": s.get("note")})
-    table = []
-    for o in data["option"]:
+    for k, o in enumerate(data["option"], 1):
         runs = results[o["preset"]]
-        v = verdict(runs)
-        table.append({"scenario": o["preset"], "paper": o["paper"], "ccsim_verdict": "Yes" if v else "No",
-                      "met_on_seeds": f"{sum(r['met'] for r in runs)}/{len(runs)}",
-                      "ok": (o["paper"] == "Yes") == v, "note": o.get("note")})
-    return rows, table
+        quantity = f"Table 1, row {k} ({o['preset'].split('/')[1]}): GFR guarantee for the CLP0+1 stream?"
+        where = f"Table 1, row {k}, column 'GFR'"
+        if "not_comparable" in o:
+            rows.append(V.statement(quantity, o["quote"], None, _outcome(runs), None, where=where,
+                                    note=o["not_comparable"], scenarios=[o["preset"]], seed_says=o["paper"]))
+            continue
+        other = None
+        if o.get("other_reading") and other_key(data) in results:
+            alt = results[other_key(data)]
+            other = {"buffer": data["other_buffer"]["buffer"], "ccsim": _outcome(alt), "ccsim_ci": None,
+                     "verdict": "agrees" if verdict(alt) == (o["paper"] == "Yes") else "differs"}
+        holds = verdict(runs) == (o["paper"] == "Yes")
+        rows.append(V.statement(quantity, o["quote"], holds, _outcome(runs), crit, where=where,
+                                note=(f"The seed says {o['paper']}. " + o.get("note", "") + _reading_text(other)).strip(),
+                                scenarios=[o["preset"]], seed_says=o["paper"], other_reading=other))
+    return rows
+
+
+def arithmetic_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seed's own arithmetic (payload capacity, per-source maxima), redone; never counted."""
+    ratio = 1024 / 1219
+    payload = 149.76 * ratio  # SONET payload of 155.52 Mb/s, 1024 of every 1219 bytes at the ATM layer
+    value = {"ratio_percent": 100 * ratio, "payload_mbps": payload, "per_source_15": payload / 15,
+             "per_source_50": payload / 50}
+    return [V.quantity(a["quantity"], a["paper"], a["quote"], [value[a["value"]]], _tol(a["tolerance"]), where=a["where"],
+                       note=a.get("note", ""), kind="arithmetic") for a in data["arithmetic"]]
+
+
+def input_rows(data: dict[str, Any], quick: bool) -> list[dict[str, Any]]:
+    """The presets' settings the seed states (as a run resolves them, quick settings included) and
+    its five MCRs read as TCP-level rates; never counted."""
+    from ..api import resolve
+
+    settings = dict(QUICK_SET) if quick else {}
+    resolved: dict[str, dict[str, Any]] = {}
+
+    def get(preset: str) -> dict[str, Any]:
+        if preset not in resolved:
+            resolved[preset] = resolve(preset, set=settings)
+        return resolved[preset]
+
+    def value(preset: str, what: str) -> float:
+        r = get(preset)
+        d = r["defaults"]
+        return {"buffer_cells": lambda: C.to_unit(d["buffer"], "cells"),
+                "link_delay_ms": lambda: C.duration_ms(d["link_delay"]),
+                "mss_bytes": lambda: C.to_unit(d["tcp"]["mss"], None),
+                "window_bytes": lambda: C.to_unit(d["tcp"]["window"], None),
+                "duration_s": lambda: C.duration_ms(r["run"]["duration"]) / 1e3}[what]()
+
+    setting = V.tolerance("rel", 0.0, "a setting: the preset takes the seed's value as it is")
+    rows = [V.quantity(i["quantity"], i["paper"], i["quote"], [value(i["preset"], i["value"])], setting, where=i["where"],
+                       note=i.get("note", ""), kind="input") for i in data["input"]]
+    conns = get("gfr/unequal-b1")["connection"]
+    quote = ("For example, 15 sources are divided into groups of 3, with MCRs of approximately 2.6 Mbps, 5.3 Mbps, "
+             "8 Mbps, 10.7 Mbps, 13.5 Mbps.")
+    for m in data["mcr"]:
+        c = conns[m["group"] - 1]
+        mbps = C.rate_mbps(c["gfr"]["mcr"]) * 1024 / 1219
+        digits = "the unit" if m["tolerance"] == 0.5 else "a tenth"
+        rows.append(V.quantity(f"Experiment B: group {m['group']}'s MCR as a TCP-level rate, Mb/s", m["paper"], quote, [mbps],
+                               V.tolerance("abs", m["tolerance"], f"'approximately', printed to {digits}"),
+                               where="§6.2", kind="input",
+                               note=("[RECON] The seed's five MCRs are not one ratio within their printed digits "
+                                     "(13.5 / 5 = 2.7, not 2.6): the presets take 1:2:3:4:5 of their sum (120.3 Mb/s over "
+                                     "15 VCs, 2.673 Mb/s a unit), read as TCP-level rates and carried by cells at "
+                                     f"× 1219/1024 ({C.rate_mbps(c['gfr']['mcr']):.4f} Mb/s of cells); groups 1 and 5 "
+                                     "then fall outside the seed's printed digits. Targets are the same under either reading.")))
+    return rows
+
+
+def compare(results: dict[str, list[dict[str, Any]]], data: dict[str, Any], quick: bool = False) -> list[dict[str, Any]]:
+    """Every row of the report, in the seed's order: its quantities, statements and trends, Table 1,
+    then (never counted) its own arithmetic and the presets' inputs."""
+    return (quantity_rows(results, data) + statement_rows(results, data) + trend_rows(results, data)
+            + table1_rows(results, data) + arithmetic_rows(data) + input_rows(data, quick))
 
 
 def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
@@ -206,27 +376,37 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
     return files
 
 
-
-def write_html(out: Path, rows: list[dict[str, Any]], table: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
-    columns = [("scenario", "preset"), ("statement", "the seed says"), ("figure", "where"), ("paper", "paper"),
-               ("threshold", "ccsim's threshold"), ("expect", "expected"), ("ccsim", "ccsim (mean)"), ("min", "min"),
-               ("max", "max"), ("ok", "holds"), ("note", "note")]
-    tcols = [("scenario", "preset"), ("paper", "seed: GFR?"), ("ccsim_verdict", "ccsim: GFR?"),
-             ("met_on_seeds", "met on seeds"), ("ok", "agree"), ("note", "seed's note")]
-    intro = (f"{info['mode']} run: {info['runs']} runs ({info['replications']} independent seeds per preset, through the "
-             f"sweep machinery) in {info['wall_s']:.1f} s. ccsim's value is the mean over the seeds, with the smallest and "
-             "largest. A GFR guarantee is met when every VC's CLP0+1 goodput is at least 0.9 × its target (its MCR plus an "
-             "MCR-weighted share of the unreserved capacity); Table 1's verdict uses each VC's mean over the seeds. "
-             "docs/reproductions/gfr.md explains the differences.")
-    sections = [("Table 1: design options", C.html_table(table, tcols)), ("Statements", C.html_table(rows, columns))]
-    page = C.report_page(TITLE, intro, sections, figures)
+def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
+    c = V.counts(rows, info["quick"])
+    intro = ((V.QUICK_WARNING + " " if info["quick"] else "")
+             + f"{c['headline'].removeprefix(V.QUICK_WARNING + ' ')}. {info['runs']} runs ({info['replications']} "
+             f"independent seeds per preset, through the sweep machinery) in {info['wall_s']:.1f} s. ccsim's value is the "
+             "mean over the seeds with its 95 % interval. A GFR guarantee is met when every VC's CLP0+1 goodput, averaged "
+             "over the seeds, is at least 0.9 × its target (its MCR plus an MCR-weighted share of the unreserved capacity). "
+             "Experiment B's buffer is not stated by the seed (12,000 cells here [RECON]); B2's rows also show the seed's "
+             "other size, 24,000 cells. docs/reproductions/gfr.md explains every difference.")
+    page = C.report_page(TITLE, intro, V.sections(rows), figures)
     (out / "index.html").write_text(page, encoding="utf-8")
+
+
+def details(results: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Per preset (and B2's other buffer), every measure's mean and 95 % interval over the seeds."""
+    out = {}
+    for preset, runs in results.items():
+        names = measures(runs[0]).keys()
+        out[preset] = {}
+        for m in names:
+            mean, ci = V.interval([measures(r)[m] for r in runs])
+            out[preset][m] = {"mean": mean, "ci": ci}
+        out[preset]["met_on_seeds"] = f"{sum(r['met'] for r in runs)}/{len(runs)}"
+    return out
 
 
 def reproduce(out: str | Path | None = None, quick: bool = False, workers: int | None = None,
               progress: bool = True) -> dict[str, Any]:
-    """Runs every preset the statements need, replicated; writes ``compared.json``, ``runs.json``,
-    ``figures/*.png`` and ``index.html`` under ``out``; returns a summary dict."""
+    """Runs every preset the rows need, replicated; writes ``compared.json`` (the rows),
+    ``details.json`` (every measure per preset), ``runs.json``, ``figures/*.png`` and ``index.html``
+    under ``out``; returns the summary (verdicts.summary)."""
     from ..sweeps import sweep
 
     started = time.perf_counter()
@@ -237,19 +417,20 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     for preset in presets(data):
         frame = sweep(plan_of(preset, reps, quick), workers=workers, progress=progress)
         results[preset] = runs_of(frame)
-    rows, table = compare(results, data)
+    other = data["other_buffer"]
+    frame = sweep(plan_of(other["preset"], reps, quick, other["buffer"]), workers=workers, progress=progress)
+    results[other_key(data)] = runs_of(frame)
+    rows = compare(results, data, quick)
     figures = _figures(results, out / "figures")
-    compared = {"statements": rows, "table1": table}
-    (out / "compared.json").write_text(json.dumps(compared, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    V.write_compared(out, rows)
+    (out / "details.json").write_text(json.dumps(details(results), indent=1, allow_nan=False) + "\n", encoding="utf-8")
     runs = [{"scenario": p, "seed": r["seed"], "efficiency": C.clean(r["efficiency"]), "gfr_guarantee_met": r["met"],
              "wall_s": C.clean(r["wall_s"]), "fingerprint": r["fingerprint"]} for p, rs in results.items() for r in rs]
     (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     n_runs = sum(len(rs) for rs in results.values())
-    info = {"mode": "quick" if quick else "full", "runs": n_runs, "replications": reps, "wall_s": time.perf_counter() - started}
-    write_html(out, rows, table, figures, info)
-    paper_rows = [r for r in rows if r["paper"] is not None] + table
-    return C.summary(PAPER, out, info["mode"], rows + table, n_runs, started, paper_rows,
-                     "of the seed's numbers (means over the seeds) and Table 1 verdicts within tolerance")
+    write_html(out, rows, figures, {"quick": quick, "runs": n_runs, "replications": reps,
+                                    "wall_s": time.perf_counter() - started})
+    return V.summary(PAPER, out, rows, n_runs, started, quick)
 
 
-__all__ = ["reproduce", "load_data", "measures", "compare", "verdict", "PAPER", "TITLE"]
+__all__ = ["reproduce", "load_data", "measures", "compare", "verdict", "lowest_ratio", "PAPER", "TITLE"]
