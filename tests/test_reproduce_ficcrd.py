@@ -92,7 +92,8 @@ def test_measures_follow_the_summary_and_the_traces():
     assert m["flows_with_drops"] == 2 and m["fast_retransmits"] == 3 and m["lowest_goodput_mbps"] == 0.5
     # Two separate episodes at the full buffer; S0 sends evenly, S1 in one burst, S2 never.
     queue = pl.DataFrame({"time_s": [0.0, 1.0, 2.0, 3.0, 4.0], "queue_cells": [200, 150, 200, 200, 10]})
-    seq = pl.DataFrame({"time_s": [0.0, 4.0, 0.0, 1.0, 2.0, 4.0, 0.0, 4.0], "connection": ["S0", "S0", "S1", "S1", "S1", "S1", "S2", "S2"],
+    seq = pl.DataFrame({"time_s": [0.0, 4.0, 0.0, 1.0, 2.0, 4.0, 0.0, 4.0],
+                        "connection": ["S0", "S0", "S1", "S1", "S1", "S1", "S2", "S2"],
                         "seq_bytes": [0.0, 4000.0, 0.0, 0.0, 4000.0, 4000.0, 0.0, 0.0]})
     t = ficcrd.trace_measures(s, queue, seq, 1.0)
     assert t["full_buffer_episodes"] == 2

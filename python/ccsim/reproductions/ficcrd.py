@@ -200,8 +200,7 @@ def q0_packets(s: dict[str, Any], bur: float) -> float:
     return bur * next(p for p in s["ports"] if p["name"] == BOTTLENECK)["buffer_cells"]
 
 
-def decide(st: dict[str, Any], ms: list[dict[str, float]], criteria: dict[str, Any],
-           bur: float | None = None) -> tuple[bool, list[float], dict[str, list[float]]]:
+def decide(st: dict[str, Any], ms: list[dict[str, float]], criteria: dict[str, Any]) -> tuple[bool, list[float], dict[str, list[float]]]:
     """Whether a statement holds over the seeds' measures ``ms`` (one dict per seed), the values
     it rests on, and what else its test reads."""
     v = {"value": [m[st["measure"]] for m in ms], "flows": [m["flows"] for m in ms],
@@ -227,8 +226,9 @@ def measured(results: list[dict[str, Any]], data: dict[str, Any]) -> dict[tuple[
 
 
 #: How a note names a measure it shows.
-SHOWN = {"queue_max": "max queue in the window (packets)", "timeouts": "timeouts", "goodput_total_mbps": "total goodput (Mb/s)",
-         "capacity_mbps": "payload rate (Mb/s)", "fairness_index": "Jain's index", "lowest_goodput_mbps": "lowest flow's goodput (Mb/s)",
+SHOWN = {"queue_max": "max queue in the window (packets)", "timeouts": "timeouts",
+         "goodput_total_mbps": "total goodput (Mb/s)", "capacity_mbps": "payload rate (Mb/s)",
+         "fairness_index": "Jain's index", "lowest_goodput_mbps": "lowest flow's goodput (Mb/s)",
          "queue_p5": "5th percentile (packets)", "queue_p95": "95th percentile (packets)", "burstiness": "burstiness"}
 
 
@@ -428,8 +428,9 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     out, workers = C.prepare(out, PAPER, workers)
     seeds = data["seeds"][:2] if quick else data["seeds"]
     link = data["readings"]["link"]
-    tasks = [Task(preset, seed, quick, reading, link, data["criteria"]["burst_bin_s"]) for reading in (data["readings"]["primary"], data["readings"]["other"])
-             for preset in PRESETS for seed in seeds]
+    readings = (data["readings"]["primary"], data["readings"]["other"])
+    tasks = [Task(preset, seed, quick, reading, link, data["criteria"]["burst_bin_s"])
+             for reading in readings for preset in PRESETS for seed in seeds]
     pool = C.make_pool(min(workers, len(tasks)))
     try:
         results = C.run_all(_run, tasks, workers=workers, progress=progress, label="simulating", pool=pool)
