@@ -62,8 +62,9 @@ def test_arithmetic_and_inputs_are_listed_apart_and_never_counted():
     assert not a["counted"] and not i["counted"]
     with pytest.raises(ValueError, match="never counted"):
         V.check_rows([dict(a, counted=True)])
-    c = V.counts([a, i], quick=False)
-    assert (c["agree"], c["counted"], c["apart"]) == (0, 0, 2)
+    n = V.quantity("a setting the seed does not give", 5, "5 connections", [5.0], None, kind="input")
+    c = V.counts([a, i, n], quick=False)
+    assert (c["agree"], c["counted"], c["apart"], c["not_comparable"]) == (0, 0, 3, 0)
 
 
 def test_statements_are_decided_at_the_seeds_magnitude():

@@ -189,7 +189,9 @@ def counts(rows: Sequence[dict[str, Any]], quick: bool) -> dict[str, Any]:
         "counted": len(sim),
         "statements_hold": sum(r["verdict"] == "agrees" for r in stm),
         "statements": len(stm),
-        "not_comparable": sum(r["verdict"] == "not_comparable" for r in rows),
+        # Of the seed's quantities and statements: the rows listed apart are not the seed's results.
+        "not_comparable": sum(r["verdict"] == "not_comparable" and r.get("kind") in ("simulated", "statement")
+                              for r in rows),
         "quick": quick,
         "apart": sum(r.get("kind") in ("arithmetic", "input") for r in rows),
     }
