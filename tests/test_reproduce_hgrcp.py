@@ -1,10 +1,15 @@
-"""`ccsim reproduce hgrcp --quick` (about 15 s on 2 cores): the seed's tables and figures beside ccsim's."""
+"""`ccsim reproduce hgrcp --quick` (about 40 s on 2 cores): every number seed 000 prints as one row of
+the verdict model, its sentences as statements, and the verdicts theory guarantees."""
 
+import html
 import json
 
 import pytest
 
 from ccsim.reproductions import hgrcp
+from ccsim.reproductions import verdicts as V
+
+FIGURES = ("fig6-queue.png", "fig7-max-queue.png", "fig8-mean-queue.png", "fig9-delay.png", "fig10-goodput.png")
 
 
 @pytest.fixture(scope="module")
@@ -14,45 +19,119 @@ def quick(tmp_path_factory):
     return run_quick_reproduction("hgrcp", tmp_path_factory)
 
 
-def test_one_json_object_with_the_contract_keys(quick):
+@pytest.fixture(scope="module")
+def rows(quick):
     from .conftest import check_reproduction_contract
 
     out, doc = quick
-    check_reproduction_contract(out, doc, "hgrcp", ("fig6-queue.png", "fig7-max-queue.png", "fig8-mean-queue.png",
-                                                    "fig9-delay.png", "fig10-goodput.png"))
+    return check_reproduction_contract(out, doc, "hgrcp", FIGURES)
 
 
-def test_every_printed_number_has_a_row_and_table4_is_theory(quick):
-    out, _ = quick
-    compared = json.loads((out / "compared.json").read_text())
-    rows = compared["numbers"]
+def test_the_contract_and_one_row_per_printed_number(rows):
     data = hgrcp.load_data()
-    expected = len(data["bound"]) + len(data["table4"]["T_ms"]) + 2 * len(data["mcr_check"]["mcr"]) + sum(
-        len(data[t]["values"]) * sum(q in data[t] for q in ("max_queue", "mean_queue", "goodput_mbps"))
-        for t in ("table5", "table6", "table7")) + 2 * len(data["table8"]["buffers"])
-    assert len(rows) == expected
-    # Eq. 14 reproduces the seed's "theoretical" column (the seed truncates to whole cells).
-    for r in rows:
-        if r["quantity"].startswith("zero-loss bound"):
-            assert r["ok"] and int(r["theory"]) == r["paper"]
-        else:
-            assert r["ccsim"] is not None and r["min"] <= r["ccsim"] <= r["max"]
-    # Table 4's simulations: each T's maximum below its own bound
-    for r in rows:
-        if r["table"] == "Table 4" and r["quantity"] == "max_queue":
-            assert r["max"] < r["theory"], r
-    assert {s["statement"][:7] for s in compared["statements"]} >= {"Fig. 7:", "Fig. 10", "Table 4"}
-    assert all(s["ok"] for s in compared["statements"]), compared["statements"]
+    by_kind = {k: [r for r in rows if r["kind"] == k] for k in V.KINDS}
+    # Eq. 14's column (four periods), Eq. 8's 60 degrees and Eq. 15's 0.5 %: the seed's arithmetic.
+    assert len(by_kind["arithmetic"]) == len(data["bound"]) + 2
+    assert not any(r["counted"] for r in by_kind["arithmetic"])
+    # Table 4's simulated column (2), Table 5 (7 x 3), Table 6 (4 x 3: W = 150 ms is Table 5's Q = 100
+    # and Table 7's 0.0 ms printed again), Table 7 (4), Table 8 (5 x 2); the MCR reconstruction (2 x 2).
+    sim = by_kind["simulated"]
+    assert len(sim) == 2 + 21 + 12 + 4 + 10 + 4
+    counted = [r for r in sim if r["counted"]]
+    assert len(counted) == len(sim) - 5
+    # one seed number, one row: no printed number's locator twice
+    keys = [r["where"] for r in rows if r["kind"] != "statement" and r["paper"] is not None]
+    assert len(keys) == len(set(keys))
+    assert all(r["tolerance"]["reason"] for r in counted)
+    # every counted row that differs says why
+    assert all(r["note"] for r in counted if r["verdict"] == "differs")
+    tables = {r["where"].split(",")[0] for r in counted}
+    assert tables == {"Table 4", "Table 5", "Table 6", "Table 7", "Table 8"}
 
 
-def test_fig6_series_and_quick_mode_has_fixed_lengths(quick):
-    out, _ = quick
-    compared = json.loads((out / "compared.json").read_text())
-    assert compared["stopping_rule"]["runs"] == 0, "quick runs have fixed lengths"
+def test_the_verdicts_theory_guarantees(rows):
+    by = {r["quantity"]: r for r in rows}
+    # Eq. 14 reproduces the seed's "theoretical" column (the seed truncates to whole cells)
+    for r in rows:
+        if "Eq. 14 zero-loss bound" in r["quantity"]:
+            assert r["verdict"] == "agrees" and int(r["ccsim"]) == r["paper"], r
+    assert by["Eq. 8: phase margin at K = 1/T, degrees"]["verdict"] == "agrees"
+    # The zero-loss bound holds in every run (the pacers decide when a packet starts on the LAN)
+    for name in ("Fig. 7: with HG-RCP every run's maximum queue stays below Eq. 14 (596 cells at T = 10 ms)",
+                 "Table 4: every run's maximum queue stays below the Eq. 14 bound of its T"):
+        assert by[name]["verdict"] == "agrees" and by[name]["counted"], by[name]
+    # Window-based TCP piles thousands of cells into the gateway within 5 s
+    assert by["Fig. 6: the conventional queue exceeds 3000 cells in the first 5 s (5 connections)"]["verdict"] == "agrees"
+    # Table 4's simulated column is counted, not the seed's arithmetic
+    t4 = [r for r in rows if r["where"].endswith("column 'Simulation'")]
+    assert [r["paper"] for r in t4] == [3896, 1880] and all(r["counted"] and r["kind"] == "simulated" for r in t4)
+
+
+def test_a_misprint_and_the_mcr_reconstruction_are_not_counted(rows):
+    misprint = [r for r in rows if r["paper"] == 4389]
+    assert len(misprint) == 1 and misprint[0]["verdict"] == "not_comparable" and not misprint[0]["counted"]
+    mcr = [r for r in rows if r["quantity"].startswith("MCR = ")]
+    assert len(mcr) == 4 and all(r["verdict"] == "not_comparable" and "[RECON]" in r["note"] for r in mcr)
+    assert {r["quantity"].split(" (")[0] for r in mcr} == {"MCR = 350 cells/s", "MCR = 235 cells/s"}
+
+
+def test_details_fig6_series_and_quick_mode_has_fixed_lengths(quick):
+    out, doc = quick
+    details = json.loads((out / "details.json").read_text())
+    assert details["stopping_rule"]["runs"] == 0, "quick runs have fixed lengths"
     for kind in ("conventional", "hgrcp"):
-        s = compared["fig6"][kind]
+        s = details["fig6"][kind]
         assert len(s["time_s"]) == len(s["queue_cells"]) > 4000  # 5 s every millisecond
         assert max(s["queue_cells"]) <= s["max_queue_cells"]
-    # the seed's Fig. 6: conventional TCP/IP piles up thousands of cells, HG-RCP stays near Q
-    assert max(compared["fig6"]["conventional"]["queue_cells"]) > 3000
-    assert max(compared["fig6"]["hgrcp"]["queue_cells"]) < 600
+    # HG-RCP's queue stays below Eq. 14's 596 cells at T = 10 ms
+    assert max(details["fig6"]["hgrcp"]["queue_cells"]) < 596
+    page = html.unescape((out / "index.html").read_text())
+    assert V.QUICK_WARNING in page and doc["headline"].split(". ", 1)[1] in page
+
+
+# --- the rows can fail: synthetic results at the seed's numbers, and 20 % off them -----------------
+
+
+def _fake(data, scale):
+    """A `run_all` result whose every printed quantity is the seed's number times `scale` (three
+    identical seeds), and everything else a plausible constant."""
+    base = {hgrcp.MAX_Q: 300.0, hgrcp.MEAN_Q: 90.0, hgrcp.GOODPUT: 6.0, hgrcp.FAIRNESS: 1.0, hgrcp.DELAY: 7.0}
+
+    def point(**metrics):
+        run = dict(base, **{k: v * scale for k, v in metrics.items()})
+        return {"value": None, "runs": [dict(run) for _ in range(3)]}
+
+    res = {"reps": 3}
+    for key, n in (("n-hgrcp", "n"), ("n-conventional", "n"), ("buffer-hgrcp", "buffers"), ("buffer-conventional", "buffers")):
+        res[key] = [point() for _ in data["figures"][n]]
+    sim = {b["T_ms"]: b.get("paper_simulated") for b in data["bound"]}
+    res["table4"] = [point(**({hgrcp.MAX_Q: sim[t]} if sim.get(t) else {})) for t in data["table4"]["T_ms"]]
+    for t in ("table5", "table6", "table7"):
+        spec = data[t]
+        res[t] = [point(**{m: spec[key][k] for key, m in (("max_queue", hgrcp.MAX_Q), ("mean_queue", hgrcp.MEAN_Q),
+                                                          ("goodput_mbps", hgrcp.GOODPUT)) if key in spec})
+                  for k in range(len(spec["values"]))]
+    t8 = data["table8"]
+    for kind in ("conventional", "hgrcp"):
+        res[f"buffer-{kind}"] = [point(**({hgrcp.FAIRNESS: t8[kind][t8["buffers"].index(b)]} if b in t8["buffers"] else {}))
+                                 for b in data["figures"]["buffers"]]
+    res["mcr"] = [point() for _ in data["mcr_check"]["mcr"]]
+    return res
+
+
+@pytest.mark.parametrize("scale,verdict", [(1.0, "agrees"), (1.2, "differs"), (0.8, "differs")])
+def test_counted_rows_agree_at_the_seeds_numbers_and_only_there(scale, verdict):
+    data = hgrcp.load_data()
+    rows = hgrcp.compare(_fake(data, scale), data)
+    V.check_rows(rows)
+    counted = [r for r in rows if r["counted"]]
+    assert len(counted) == 48
+    assert {r["verdict"] for r in counted} == {verdict}, [r["quantity"] for r in counted if r["verdict"] != verdict]
+
+
+def test_a_tolerance_widens_by_the_seeds_spread_only():
+    one = hgrcp._printed_tol([400.0], 1.0, "cells", "whole cells")
+    three = hgrcp._printed_tol([380.0, 400.0, 420.0], 1.0, "cells", "whole cells")
+    assert one["value"] == 0.5 and three["value"] > 0.5 and "half-width" in three["reason"]
+    goodput = hgrcp._goodput_tol([6.0])
+    assert goodput["mode"] == "rel" and goodput["value"] == pytest.approx(0.05) and "5 %" in goodput["reason"]
