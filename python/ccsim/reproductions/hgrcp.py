@@ -412,7 +412,9 @@ def statements(res: dict[str, Any], data: dict[str, Any]) -> list[dict[str, Any]
         "mean queue " + ", ".join(f"{x:.0f}" for x in hq) + f" cells at N = {', '.join(map(str, ns))}; fitted lines "
         f"change by {changes[MEAN_Q]:+.0%} (mean queue) and {changes[DELAY]:+.0%} (delay) of their means",
         crit("'remain constant': for both, a least-squares line through the means changes by at most 10 % of their mean "
-             "(the seed's own measure of a small change, Section 5.1.5)"), where="Section 5.1.3, Figs. 8-9"))
+             "(the seed's own measure of a small change, Section 5.1.5)"), where="Section 5.1.3, Figs. 8-9",
+        note=("one connection's 44-segment window (64 240 bytes) is about the path's bandwidth-delay product, so at "
+              "N = 1 the queue hardly builds (docs/reproductions/hgrcp.md shows the run)")))
     fits = {metric: _fit(ns, _means(res["n-conventional"], metric)) for metric in (MEAN_Q, DELAY)}
     out.append(V.statement(
         "Figs. 8-9: without HG-RCP the mean queue and the mean queueing delay grow almost linearly with N", quote89,
@@ -467,7 +469,8 @@ def statements(res: dict[str, Any], data: dict[str, Any]) -> list[dict[str, Any]
     out.append(V.statement(
         "Table 7: the maximum queue rises by at most 10 % over zero delay",
         "However, the increase in the maximum queue lengths remains within 10% of the queue length for zero delay.",
-        None, rise, V.tolerance("at_most", 0.0, "'within 10%': the largest rise over 0.1-0.5 ms, % of the zero-delay maximum"),
+        None, rise, V.tolerance("at_most", 0.05, "'within 10%', printed to the percent: up to 10.5 %; ccsim's value is the largest "
+                                  "rise over 0.1-0.5 ms, % of the zero-delay maximum"),
         paper=10, where="Section 5.1.5, Table 7", note="the seed's own rise is 536/489 - 1 = 9.6 %"))
 
     # Fig. 10: goodput against buffer, 8 connections.
