@@ -1,13 +1,16 @@
 """Seed 003 (Zoranovic & Williamson, "Performance and Robustness Testing of Explicit-Rate ABR Flow
-Control Schemes"): every benchmark scenario with ERICA, ERICA+ and DEBRA, plus EPRCA and UT as
-extra columns, set beside the seed's numbers and beside theory.
+Control Schemes"): every benchmark scenario with ERICA, ERICA+ and DEBRA (EPRCA and UT as extra
+columns), the seed's numbers and statements judged under the one verdict model (verdicts.py).
 
     ccsim reproduce abr-benchmarks [--out DIR] [--quick] [--workers N] [--json]
 
-The seed's numbers are in ``data/abr-benchmarks.toml``. Theory is derived from each resolved
-scenario: max-min rates by water-filling on the topology with every switch port's capacity scaled
-by its scheme's target factor (ERICA U, ERICA+ 1, DEBRA C·V, UT ρ_T; none for EPRCA), PCR and
-fixed-rate sources as demands; ERICA+'s target queue Q0 = T0 × port capacity (docs/models/abr/erica-plus.md; docs/reproductions/abr-benchmarks.md).
+The seed's rows are in ``data/abr-benchmarks.toml``: one row per seed number (its quote, its
+tolerance and why), its statements with the criterion each is checked by, its stated settings
+(inputs, never counted) and its own arithmetic (max-min rates, D × C; never counted). ERICA and
+ERICA+ run with `max_min_fix` on (the [RECON] default, counted) and off, shown side by side.
+Theory beside every scenario (details.json): max-min rates by water-filling on the topology with
+every port's capacity × its scheme's target factor (ERICA U, ERICA+ 1, DEBRA C·V, UT ρ_T; none for
+EPRCA); ERICA+'s target queue Q0 = T0 × port capacity (docs/reproductions/abr-benchmarks.md).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from . import _common as C
+from . import verdicts
 
 PAPER = "abr-benchmarks"
 TITLE = "Seed 003: performance and robustness testing of ERICA, ERICA+ and DEBRA"
@@ -247,6 +251,14 @@ def groups(topo: Topology, meta: dict[str, Any], names: list[str]) -> dict[str, 
 
 # --- running ------------------------------------------------------------------------------------
 
+# The readings of `max_min_fix` (ERICA's and ERICA+'s MaxAllocPrevious), a [RECON] default the seed
+# does not state (docs/models/abr/erica.md): the headline counts "on", the preset's default; "off"
+# runs ERICA and ERICA+ again in the scenarios with published numbers and is shown beside.
+READINGS = {"on": (), "off": (("defaults.algorithm.max_min_fix", False),)}
+READING_TITLES = {"on": "max_min_fix = true (the default, counted)", "off": "max_min_fix = false"}
+FAMILY = ("erica", "erica_plus")
+SEEDS = {False: 5, True: 2}  # full, quick: ERICA and ERICA+ are deterministic, DEBRA is not
+
 
 @dataclass(frozen=True)
 class Task:
@@ -254,15 +266,17 @@ class Task:
     scheme: str
     kind: str  # "main" or "greedy" (the last complete greedy period of a dishonest source)
     overrides: tuple[tuple[str, Any], ...] = ()
+    seed: int = 1
+    reading: str = "on"
 
 
 def _run(task: Task) -> dict[str, Any]:
-    """One simulation (in a worker): the summary and the series the figures need."""
+    """One simulation (in a worker): the summary and the series the figures and statements need."""
     import polars as pl
 
     from ..api import run
 
-    r = run(f"{PAPER}/{task.scenario}", scheme=task.scheme, set=dict(task.overrides))
+    r = run(f"{PAPER}/{task.scenario}", scheme=task.scheme, seed=task.seed, set=dict(task.overrides))
     s = r.summary()
     out: dict[str, Any] = {"task": task, "summary": s}
     if task.kind == "main":
@@ -293,9 +307,19 @@ def greedy_window_ms(resolved: dict[str, Any], duration_ms: float) -> tuple[floa
     return None
 
 
-def plan(names: list[str], quick: bool) -> list[Task]:
+def published(data: dict[str, Any]) -> list[str]:
+    """The scenarios the seed publishes results for (those its rows and statements name)."""
+    names = {s for kind in ("number", "statement") for e in data.get(kind, []) for s in _as_list(e["scenario"])}
+    return [s for s in data.get("scenario", {}) if s in names]
+
+
+def plan(names: list[str], quick: bool, data: dict[str, Any] | None = None) -> list[Task]:
+    """Every scenario with ERICA, ERICA+ and DEBRA over the seeds; EPRCA and UT once (extra columns);
+    ERICA and ERICA+ again with max_min_fix off where the seed publishes numbers."""
     from ..api import resolve
 
+    data = load_data() if data is None else data
+    with_numbers = set(published(data))
     tasks = []
     for name in names:
         base = resolve(f"{PAPER}/{name}")
@@ -306,13 +330,16 @@ def plan(names: list[str], quick: bool) -> list[Task]:
             overrides.append(("run.duration", f"{duration:g}ms"))
             if "measure_from" in base["run"]:
                 overrides.append(("run.measure_from", f"{C.duration_ms(base['run']['measure_from']) * QUICK_FACTOR:g}ms"))
-        for scheme in SCHEMES:
-            tasks.append(Task(name, scheme, "main", tuple(overrides)))
         gw = greedy_window_ms(base, duration)
-        if gw is not None:
-            window = (("run.duration", f"{gw[1]:g}ms"), ("run.measure_from", f"{gw[0]:g}ms"))
-            for scheme in SCHEMES:
-                tasks.append(Task(name, scheme, "greedy", window))
+        greedy = (("run.duration", f"{gw[1]:g}ms"), ("run.measure_from", f"{gw[0]:g}ms")) if gw else None
+        for scheme in SCHEMES:
+            seeds = range(1, SEEDS[quick] + 1) if scheme in MAIN_SCHEMES else (1,)
+            readings = ["on"] + (["off"] if scheme in FAMILY and name in with_numbers else [])
+            for seed in seeds:
+                for reading in readings:
+                    tasks.append(Task(name, scheme, "main", tuple(overrides) + READINGS[reading], seed, reading))
+                    if greedy:
+                        tasks.append(Task(name, scheme, "greedy", greedy + READINGS[reading], seed, reading))
     return tasks
 
 
@@ -503,107 +530,384 @@ def _window_clr(rows: list[dict[str, Any]]) -> float:
     return lost / sent if sent else 0.0
 
 
-# --- comparing ----------------------------------------------------------------------------------
+# --- the seed's rows (verdicts.py) --------------------------------------------------------------
 
 
-def _row(name, scheme, quantity, subject, ccsim, theory, paper=None, unit=None, source=None, note=None,
-         ok=None) -> dict[str, Any]:
-    q = f"{quantity}[{subject}]" if subject else quantity
-    diff = None
-    if ccsim is not None:
-        if paper is not None:
-            diff = ccsim - paper
-        elif theory is not None:
-            diff = ccsim - theory
-    row = {"scenario": name, "scheme": scheme, "quantity": q, "theory": C.clean(theory), "paper": C.clean(paper),
-           "ccsim": C.clean(ccsim), "difference": C.clean(diff)}
-    if unit or UNITS.get(quantity):
-        row["unit"] = unit or UNITS.get(quantity)
-    if source:
-        row["source"] = source
-    if note:
-        row["note"] = note
-    if ok is None and ccsim is not None:
-        ref = paper if paper is not None else theory
-        ok = None if ref is None else C.within(quantity, ccsim, ref)
-    row["ok"] = ok
-    return row
+class Runs:
+    """The runs by (scenario, scheme, kind, seed, reading), and their measures."""
+
+    def __init__(self, results: list[dict[str, Any]], data: dict[str, Any]):
+        self.by_key = {(r["task"].scenario, r["task"].scheme, r["task"].kind, r["task"].seed, r["task"].reading): r
+                       for r in results}
+        self.data = data
+        self._measures: dict[tuple[str, str, int, str], Measure] = {}
+
+    def seeds(self, name: str, scheme: str) -> list[int]:
+        return sorted({k[3] for k in self.by_key if k[0] == name and k[1] == scheme and k[2] == "main"})
+
+    def reading_of(self, name: str, scheme: str, reading: str) -> str:
+        return reading if (name, scheme, "main", 1, reading) in self.by_key else "on"
+
+    def m(self, name: str, scheme: str, seed: int = 1, reading: str = "on") -> Measure:
+        reading = self.reading_of(name, scheme, reading)
+        key = (name, scheme, seed, reading)
+        if key not in self._measures:
+            meta = self.data.get("scenario", {}).get(name, {})
+            self._measures[key] = Measure(name, scheme, self.by_key[(name, scheme, "main", seed, reading)],
+                                          self.by_key.get((name, scheme, "greedy", seed, reading)), meta)
+        return self._measures[key]
 
 
-def _expect(expr: str, value: float | None, theory: float | None, quantity: str) -> bool | None:
-    m = re.fullmatch(r"\s*(>=|<=|>|<|≈)\s*(theory|[-+0-9.eE]+)\s*", expr)
-    if not m or value is None:
+def observe(m: Measure, quantity: str, subject: Any, pool: str = "mean") -> float | None:
+    """One number of one run: a rate pooled over the subjects' sources, a port quantity pooled over
+    ports (``pool`` mean or max), ERICA+'s target queue, a settling time."""
+    subjects = _as_list(subject)
+    if quantity in ("acr_mbps", "maxmin_mbps"):
+        names = list(dict.fromkeys(n for s in subjects for n in m.members(s)))
+        if not names:
+            return None
+        if quantity == "maxmin_mbps":  # the seed's arithmetic: water-filling on the topology
+            return sum(m.maxmin[n] for n in names) / len(names)
+        return sum(m.by_name[n]["acr_mbps"] for n in names) / len(names)
+    if quantity == "q0_cells":
+        port = m.topo.ports[subjects[0]]
+        alg = m.topo.algorithms[port.switch or ""]
+        return C.duration_ms(alg["t0"]) * 1e-3 * port.cap_mbps * 1e6 / 424
+    if quantity == "convergence_ms":
+        return convergence_ms(m.main["acr"], m.s)
+    vals = [m.value(quantity, s)[0] for s in subjects]
+    vals = [v for v in vals if v is not None]
+    if not vals:
         return None
-    ref = theory if m.group(2) == "theory" else float(m.group(2))
-    if ref is None:
-        return None
-    op = m.group(1)
-    if op == "≈":
-        return C.within(quantity, value, ref)
-    # "clearly above/below": beyond the quantity's tolerance, so rounding noise never counts
-    close = C.within(quantity, value, ref)
-    return {">": value > ref and not close, "<": value < ref and not close, ">=": value >= ref or close,
-            "<=": value <= ref or close}[op]
+    return max(vals) if pool == "max" else sum(vals) / len(vals)
 
 
-def compare(name: str, scheme: str, m: Measure, data: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every row of one scenario × scheme: the standard quantities with the seed's numbers set
-    beside them, then the seed's numbers on other quantities, then its checked statements."""
-    numbers = [n for n in data.get("number", []) if name in _as_list(n["scenario"]) and scheme in _as_list(n["scheme"])]
-    attached: dict[tuple[str, str | None], dict[str, Any]] = {}
-    for n in numbers:
-        for subj in _as_list(n.get("subject")):
-            attached[(n["quantity"], subj)] = n
-    wanted = m.standard()
-    wanted += [k for k in attached if k not in wanted]
-    rows = []
-    for quantity, subject in wanted:
-        ccsim, theory, note = m.value(quantity, subject)
-        n = attached.get((quantity, subject))
-        if n is None:
-            rows.append(_row(name, scheme, quantity, subject, ccsim, theory, note=note))
-            continue
-        rng = n.get("range")
-        paper = (rng[0] + rng[1]) / 2 if rng else n["value"]
-        notes = [x for x in (f"seed: {rng[0]:g}-{rng[1]:g}" if rng else None, n.get("note"), note) if x]
-        ok = None
-        if ccsim is not None:
-            if rng:
-                tol = n.get("tolerance", 0.0)
-                ok = rng[0] - tol <= ccsim <= rng[1] + tol
-            else:
-                ok = C.within(quantity, ccsim, paper, n.get("tolerance"))
-        rows.append(_row(name, scheme, quantity, subject, ccsim, theory, paper, n.get("unit"), n.get("source"),
-                         "; ".join(notes) or None, ok))
-    for st in data.get("statement", []):
-        if name not in _as_list(st["scenario"]) or scheme not in _as_list(st["scheme"]) or "expect" not in st:
-            continue
-        ccsim, theory, _ = m.value(st["quantity"], st.get("subject"))
-        ok = _expect(st["expect"], ccsim, theory, st["quantity"])
-        rows.append(_row(name, scheme, st["quantity"], st.get("subject"), ccsim, theory, None, None, st.get("source"),
-                         f"seed: {st['text']} (expect {st['expect']})", ok))
-    return rows
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
 
 
-def settings_rows(name: str, data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The seed's stated parameters beside the resolved preset's."""
+def _number_values(e: dict[str, Any], runs: Runs, reading: str, quantity: str | None = None,
+                   subject: Any = None) -> tuple[list[float | None], str]:
+    """ccsim's values of a number row, one per seed (schemes the seed names together pooled per
+    seed), and a note with each scheme's mean where there are several."""
+    name, schemes = e["scenario"], _as_list(e["scheme"])
+    quantity = quantity or e["quantity"]
+    subject = e.get("subject") if subject is None else subject
+    scale = float(e.get("scale", 1.0))
+    kind = e.get("kind", "simulated")
+    seeds = [1] if kind in ("arithmetic", "input") else runs.seeds(name, schemes[0])
+
+    def one(scheme: str, seed: int) -> float | None:
+        v = observe(runs.m(name, scheme, seed, reading), quantity, subject, e.get("pool", "mean"))
+        return None if v is None else v * scale
+
+    by_scheme = {sc: [one(sc, seed) for seed in seeds] for sc in schemes}
+    values: list[float | None] = []
+    for i in range(len(seeds)):
+        xs = [by_scheme[sc][i] for sc in schemes]
+        if any(x is None for x in xs):
+            values.append(None)
+        else:
+            values.append(min(xs) if e.get("pool_schemes") == "min" else _mean(xs))  # type: ignore[arg-type]
+    note = ""
+    if len(schemes) > 1:
+        parts = []
+        for sc in schemes:
+            xs = [x for x in by_scheme[sc] if x is not None]
+            parts.append(f"{SCHEME_TITLES[sc]} {C.fmt(_mean(xs)) if xs else 'none'}")
+        how = "the smallest" if e.get("pool_schemes") == "min" else "the mean"
+        note = f"ccsim is {how} of: " + ", ".join(parts) + "."
+    return values, note
+
+
+def number_row(e: dict[str, Any], runs: Runs, reading: str = "on") -> dict[str, Any]:
+    """A seed number's row under one reading of max_min_fix."""
+    values, pooled = _number_values(e, runs, reading)
+    tol = verdicts.tolerance(**e["tolerance"]) if "tolerance" in e else None
+    paper = e["range"] if "range" in e else e["value"]
+    note = " ".join(x for x in (pooled, e.get("note", "")) if x)
+    if e["quantity"] == "convergence_ms" and any(v is None for v in values):
+        note += " ccsim: some ACR still outside ±5 % of its window mean at the end of a run (never settled)."
+    return verdicts.quantity(e["label"], paper, e["quote"], values, tol, where=e.get("where", ""), note=note.strip(),
+                             kind=e.get("kind", "simulated"), scenario=e["scenario"], schemes=_as_list(e["scheme"]))
+
+
+def _fair_before(m: Measure, source: str = "S2") -> float:
+    """A source's fair share before the misbehaving source misbehaves: the target over the sources."""
+    start = min((C.duration_ms(e["misbehaviour"]["start"]) for e in m.resolved.get("source", [])
+                 if e.get("misbehaviour")), default=m.window_ms[0])
+    return (theory_rates(m.topo, (0.0, start), scaled=True) or {})[source]
+
+
+def _ratio(m: Measure) -> float:
+    return m.by_dest["D1"]["cells_received"] / m.by_dest["D2"]["cells_received"]
+
+
+def _clr(m: Measure, name: str) -> float:
+    x = m.by_name[name]
+    return x["cells_dropped"] / x["cells_sent"] if x["cells_sent"] else 0.0
+
+
+def _sampled(df, key: str, name: str, value: str, t0: float, t1: float, n: int = 50) -> list[float]:
+    """A step series (``key`` == ``name``) sampled at ``n`` evenly spaced times in [t0, t1)."""
+    import numpy as np
+    import polars as pl
+
+    part = df.filter(pl.col(key) == name).sort("time_ms")
+    t, y = part["time_ms"].to_numpy(), part[value].to_numpy()
+    if not len(t):
+        return []
+    grid = np.linspace(t0, t1, n, endpoint=False)
+    idx = np.clip(np.searchsorted(t, grid, side="right") - 1, 0, len(t) - 1)
+    return [float(v) for v in y[idx]]
+
+
+def _arrivals(m: Measure) -> list[float]:
+    end = C.duration_ms(m.resolved["run"]["duration"])
+    return sorted(s.start_ms for s in m.topo.sources if s.start_ms < end) + [end]
+
+
+def _staircase(m: Measure) -> tuple[bool, str]:
+    t = _arrivals(m)
+    means = []
+    for a, b in zip(t, t[1:]):
+        xs = _sampled(m.main["acr"], "source", "S1", "acr_mbps", (a + b) / 2, b)
+        means.append(_mean(xs) if xs else float("nan"))
+    falls = sum(1 for x, y in zip(means, means[1:]) if y < x)
+    return falls == len(means) - 1, f"falls at {falls} of {len(means) - 1} arrivals ({C.fmt(means[0])} → {C.fmt(means[-1])} Mb/s)"
+
+
+def _impulses(m: Measure) -> tuple[bool, str]:
+    import polars as pl
+
+    t = _arrivals(m)
+    q = m.main["queue"].filter(pl.col("port") == (m.bottlenecks or ["SW1->SW2"])[0])
+    peaks = []
+    for a, b in zip(t[1:], t[2:]):
+        part = q.filter((pl.col("time_ms") >= a) & (pl.col("time_ms") < b))
+        peaks.append(float(part["queue_cells"].max() or 0.0) if part.height else 0.0)
+    k = max(1, len(peaks) // 3)
+    first, last = _mean(peaks[:k]), _mean(peaks[-k:])
+    return last < first, f"peak after an arrival: first third {C.fmt(first)}, last third {C.fmt(last)} cells"
+
+
+def _cov(m: Measure, groups: tuple[str, ...] = ("C", "F")) -> float:
+    w0, w1 = m.window_ms
+    covs = []
+    for n in m.active:
+        if n.rstrip("0123456789") in groups:
+            xs = _sampled(m.main["acr"], "source", n, "acr_mbps", w0, w1, 200)
+            mu = _mean(xs)
+            if mu > 0:
+                covs.append((sum((x - mu) ** 2 for x in xs) / len(xs)) ** 0.5 / mu)
+    return _mean(covs) if covs else 0.0
+
+
+def statement_row(e: dict[str, Any], runs: Runs, reading: str = "on") -> dict[str, Any]:
+    """A seed statement's row: its check (STATEMENT_CHECKS) over every seed, under one reading."""
+    name, schemes = e["scenario"], _as_list(e["scheme"])
+    seeds = runs.seeds(name, schemes[0])
+    results = [STATEMENT_CHECKS[e["check"]](e, {sc: runs.m(name, sc, seed, reading) for sc in schemes}) for seed in seeds]
+    decided = [h for h, _ in results if h is not None]
+    holds = None if len(decided) < len(results) else all(decided)
+    text = results[0][1] + (f" (seed 1 of {len(seeds)}; holds at {sum(decided)} of {len(seeds)})" if len(seeds) > 1 else "")
+    return verdicts.statement(e["label"], e["quote"], holds, text, verdicts.tolerance("criterion", None, e["criterion"]),
+                              where=e.get("where", ""), note=e.get("note", ""), scenario=name, schemes=schemes)
+
+
+def _startup_overflow(e, ms):
+    m = next(iter(ms.values()))
+    ports = [p for p in m.s["ports"] if p["name"] in m.bottlenecks]
+    hit = [p for p in ports if p["max_queue_cells_run"] >= p["buffer_cells"] and p["drops"] > 0]
+    text = "; ".join(f"{p['name']} max {p['max_queue_cells_run']} of {p['buffer_cells']} cells, {p['drops']} drops" for p in ports)
+    return bool(hit), text
+
+
+def _queue_near_q0(e, ms):
+    m = ms["erica_plus"]
+    parts, ok = [], True
+    for port in _as_list(e["subject"]):
+        q, q0 = observe(m, "mean_queue_cells", port), observe(m, "q0_cells", port)
+        ok = ok and q is not None and q0 / 2 <= q <= 2 * q0
+        parts.append(f"{port} {C.fmt(q)} (target {C.fmt(q0)})")
+    return ok, "window mean " + ", ".join(parts) + " cells"
+
+
+def _cf_oscillation(e, ms):
+    cov = {sc: _cov(m) for sc, m in ms.items()}
+    ok = cov["erica"] > cov["debra"] and cov["erica_plus"] > cov["debra"]
+    return ok, "C and F ACR std/mean: " + ", ".join(f"{SCHEME_TITLES[sc]} {v:.3f}" for sc, v in cov.items())
+
+
+def _debra_slower(e, ms):
+    c = {sc: convergence_ms(m.main["acr"], m.s) for sc, m in ms.items()}
+    return None, "settling (±5 % band): " + ", ".join(f"{SCHEME_TITLES[sc]} {'never' if v is None else C.fmt(v) + ' ms'}"
+                                                       for sc, v in c.items())
+
+
+def _d1_above_d2(e, ms):
+    r = {sc: _ratio(m) for sc, m in ms.items()}
+    return all(v > 1 for v in r.values()), "D1/D2: " + ", ".join(f"{SCHEME_TITLES[sc]} {v:.3f}" for sc, v in r.items())
+
+
+def _s2_unaffected(e, ms):
+    parts, ok = [], True
+    for sc, m in ms.items():
+        acr, fair = m.by_name["S2"]["acr_mbps"], _fair_before(m)
+        ok = ok and abs(acr / fair - 1) <= 0.05
+        parts.append(f"{SCHEME_TITLES[sc]} {C.fmt(acr)} (fair share {C.fmt(fair)})")
+    return ok, "S2's ACR: " + ", ".join(parts) + " Mb/s"
+
+
+def _greedy_overflow_loss(e, ms):
+    parts, ok = [], True
+    for sc, m in ms.items():
+        g = m.greedy
+        port = next(p for p in g["ports"] if p["name"] == "SW1->SW2")
+        clr = {x["name"]: x["window_clr"] for x in g["sources"]}
+        ok = ok and port["max_queue_cells"] >= port["buffer_cells"] and clr["S1"] > 0 and clr["S2"] > 0
+        parts.append(f"{SCHEME_TITLES[sc]}: queue max {port['max_queue_cells']}, CLR S1 {clr['S1']:.3f}, S2 {clr['S2']:.3f}")
+    return ok, "greedy period: " + "; ".join(parts)
+
+
+def _controlled_s2_cut(e, ms):
+    m = ms["erica_plus"]
+    lost = sum(x["window_clr"] for x in m.greedy["sources"])
+    acr, fair = m.by_name["S2"]["acr_mbps"], _fair_before(m)
+    return lost == 0 and acr < 0.95 * fair, (f"greedy-period CLR {lost:.4f}; S2's ACR {C.fmt(acr)} against a fair share "
+                                            f"of {C.fmt(fair)} Mb/s")
+
+
+def _less_unfair(e, ms):
+    r = {sc: _ratio(m) for sc, m in ms.items()}
+    return r["erica"] < r["erica_plus"] and r["debra"] < r["erica_plus"], "D1/D2: " + ", ".join(
+        f"{SCHEME_TITLES[sc]} {v:.3f}" for sc, v in r.items())
+
+
+def _window_overflow(e, ms):
+    m = ms["erica"]
+    port = next(p for p in m.s["ports"] if p["name"] == "SW1->SW2")
+    lost = sum(x["window_clr"] for x in m.s["sources"])
+    return port["max_queue_cells"] >= port["buffer_cells"] and lost > 0, (
+        f"window queue max {port['max_queue_cells']} of {port['buffer_cells']} cells; window CLR S1 "
+        f"{m.by_name['S1']['window_clr']:.3f}, S2 {m.by_name['S2']['window_clr']:.3f}")
+
+
+def _no_loss(e, ms):
+    m = next(iter(ms.values()))
+    lost = sum(x["cells_dropped"] for x in m.s["sources"])
+    return lost == 0, f"{lost} cells lost over the run"
+
+
+def _s2_cut_large_difference(e, ms):
+    m, ref = ms["erica_plus"], ms["erica"]
+    acr, fair = m.by_name["S2"]["acr_mbps"], _fair_before(m)
+    ok = acr < 0.95 * fair and _ratio(m) > _ratio(ref)
+    return ok, (f"ERICA+'s S2 {C.fmt(acr)} against a fair share of {C.fmt(fair)} Mb/s; D1/D2 ERICA+ {_ratio(m):.3f}, "
+                f"ERICA {_ratio(ref):.3f}")
+
+
+def _same_cells(e, ms):
+    r = _ratio(ms["debra"])
+    return abs(r - 1) <= 0.02, f"D1/D2 {r:.4f}"
+
+
+def _s2_rises(e, ms):
+    m = ms["debra"]
+    acr, fair = m.by_name["S2"]["acr_mbps"], _fair_before(m)
+    return acr > 1.01 * fair, f"S2's ACR {C.fmt(acr)} against {C.fmt(fair)} Mb/s before S1 misbehaves"
+
+
+def _only_s1_loses(e, ms):
+    m = ms["debra"]
+    s1, s2 = _clr(m, "S1"), _clr(m, "S2")
+    return s2 < s1 / 100, f"CLR S1 {s1:.4f}, S2 {s2:.6f}"
+
+
+STATEMENT_CHECKS = {
+    "staircase": lambda e, ms: _staircase(next(iter(ms.values()))),
+    "impulses_decrease": lambda e, ms: _impulses(next(iter(ms.values()))),
+    "startup_overflow": _startup_overflow, "queue_near_q0": _queue_near_q0, "cf_oscillation": _cf_oscillation,
+    "debra_slower": _debra_slower, "d1_above_d2": _d1_above_d2, "s2_unaffected": _s2_unaffected,
+    "greedy_overflow_loss": _greedy_overflow_loss, "controlled_s2_cut": _controlled_s2_cut, "less_unfair": _less_unfair,
+    "window_overflow": _window_overflow, "no_loss": _no_loss, "s2_cut_large_difference": _s2_cut_large_difference,
+    "same_cells": _same_cells, "s2_rises": _s2_rises, "only_s1_loses": _only_s1_loses,
+}
+
+
+def setting_row(e: dict[str, Any]) -> dict[str, Any]:
+    """A parameter the seed states beside the resolved presets' (an input row, never counted)."""
     from ..api import resolve
 
-    rows = []
-    for st in data.get("setting", []):
-        if name not in _as_list(st["scenario"]):
-            continue
-        for scheme in _as_list(st["scheme"]):
+    got = []
+    for name in _as_list(e["scenario"]):
+        for scheme in _as_list(e.get("scheme", "erica")):
             value: Any = resolve(f"{PAPER}/{name}", scheme=scheme)
-            for part in re.findall(r"[^.\[\]]+|\[\d+\]", st["path"]):
+            for part in re.findall(r"[^.\[\]]+|\[\d+\]", e["path"]):
                 value = value[int(part[1:-1])] if part.startswith("[") else value.get(part) if isinstance(value, dict) else None
                 if value is None:
                     break
-            ccsim = None if value is None else C.to_unit(value, st.get("unit"))
-            rows.append(_row(name, scheme, "setting", st["path"], ccsim, None, st["value"], st.get("unit"),
-                             st.get("source"), f"seed: {st['text']}"))
+            if value is None:
+                got.append((name, scheme, None))
+                continue
+            unit = e.get("unit")
+            x = C.to_unit(value, "ms" if unit in ("us", "s") else unit)
+            x = x * 1e3 if unit == "us" else x * 1e-3 if unit == "s" else x
+            got.append((name, scheme, (x - float(e.get("minus", 0.0))) * float(e.get("scale", 1.0))))
+    first = got[0][2]
+    other = [f"{n} ({SCHEME_TITLES[s]}): {C.fmt(v)}" for n, s, v in got if v != first]
+    where = ", ".join(dict.fromkeys(n for n, _, _ in got))
+    note = f"the presets checked: {where}" + (f"; differs in {', '.join(other)}" if other else "")
+    if e.get("note"):
+        note = e["note"] + " " + note
+    return verdicts.quantity(e["label"], e["value"], e["quote"], [first], verdicts.tolerance(
+        "abs", 1e-9 * max(1.0, abs(float(e["value"]))), "a setting of the preset: equal or not"), where=e.get("where", ""),
+        note=note, kind="input", scenario=_as_list(e["scenario"])[0], schemes=_as_list(e.get("scheme", "erica")))
+
+
+def _reading(label: str, row: dict[str, Any]) -> dict[str, Any]:
+    return {"reading": label, "ccsim": row["ccsim"], "ccsim_ci": row["ccsim_ci"], "verdict": row["verdict"]}
+
+
+def seed_rows(runs: Runs, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every row of compared.json: the seed's numbers, its statements, its settings. A row whose
+    schemes include ERICA or ERICA+ carries ``readings``: its value and verdict with max_min_fix
+    off, and with any other reading of a choice the seed leaves open ([[number.reading]])."""
+    with_numbers = set(published(data))
+    rows = []
+    for kind, build in (("number", number_row), ("statement", statement_row)):
+        for e in data.get(kind, []):
+            row = build(e, runs)
+            readings = []
+            for alt in e.get("reading", []):
+                values, _ = _number_values(e, runs, "on", alt.get("quantity"), alt.get("subject"))
+                other = verdicts.quantity(e["label"], row["paper"], e["quote"], values, row["tolerance"])
+                readings.append(_reading(alt["label"], other))
+            family = set(_as_list(e["scheme"])) & set(FAMILY) and e["scenario"] in with_numbers
+            if family and row["kind"] in ("simulated", "statement"):
+                readings.append(_reading(READING_TITLES["off"], build(e, runs, "off")))
+            if readings:
+                row["readings"] = readings
+            rows.append(row)
+    rows += [setting_row(e) for e in data.get("setting", [])]
     return rows
 
+
+# --- ccsim beside theory (details.json and the report; not rows of the seed) -------------------
+
+
+def theory_rows(name: str, scheme: str, m: Measure) -> list[dict[str, Any]]:
+    """The standard quantities of one scenario × scheme set beside theory (water-filling with the
+    scheme's target factor; ERICA+'s Q0): what the report's per-scenario tables show."""
+    rows = []
+    for quantity, subject in m.standard():
+        ccsim, theory, note = m.value(quantity, subject)
+        q = f"{quantity}[{subject}]" if subject else quantity
+        ok = None if ccsim is None or theory is None else C.within(quantity, ccsim, theory)
+        rows.append({"scenario": name, "scheme": scheme, "quantity": q, "unit": UNITS.get(quantity), "theory": C.clean(theory),
+                     "ccsim": C.clean(ccsim), "difference": C.clean(None if ok is None else ccsim - theory),
+                     "note": note, "ok": ok})
+    return rows
 
 # --- figures ------------------------------------------------------------------------------------
 
@@ -686,42 +990,57 @@ def _plot_ports(m: Measure, run: dict[str, Any], limit: int = 4) -> list[str]:
 
 # --- the report ---------------------------------------------------------------------------------
 
-_COLUMNS = [("scheme", "scheme"), ("quantity", "quantity"), ("unit", "unit"), ("theory", "theory"),
-            ("paper", "paper"), ("ccsim", "ccsim"), ("difference", "difference"), ("source", "seed"), ("note", "note")]
+_THEORY_COLUMNS = [("quantity", "quantity"), ("unit", "unit"), ("theory", "theory"), ("ccsim", "ccsim"),
+                   ("difference", "difference"), ("note", "note")]
 
 
-def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], data: dict[str, Any], info: dict[str, Any]) -> Path:
-    """``index.html`` (`templates/abr_benchmarks.html.j2`): the overview, then each scenario."""
+def readings_table(rows: list[dict[str, Any]]):
+    """The rows that carry other readings, side by side: the counted reading, then each other."""
+    shown = []
+    for r in rows:
+        if not r.get("readings"):
+            continue
+        cell = {"quantity": r["quantity"], "paper": "–".join(C.fmt(p) for p in r["paper"]) if isinstance(r["paper"], list)
+                else r["paper"], "counted": f"{C.fmt(r['ccsim'])}: {r['verdict'].replace('_', ' ')}",
+                "tolerance": verdicts.tolerance_text(r["tolerance"]) if r["tolerance"] and r["tolerance"]["mode"] != "criterion"
+                else "criterion", "ok": None}
+        others = []
+        for x in r["readings"]:
+            others.append(f"{x['reading']}: {C.fmt(x['ccsim'])}, {x['verdict'].replace('_', ' ')}")
+            if x["verdict"] != r["verdict"]:
+                cell["ok"] = False
+        cell["other"] = " | ".join(others)
+        shown.append(cell)
+    return C.html_table(shown, [("quantity", "quantity"), ("paper", "paper"), ("tolerance", "tolerance"),
+                                ("counted", "counted reading (max_min_fix = true): ccsim, verdict"),
+                                ("other", "other readings: ccsim, verdict")])
+
+
+def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], theory: list[dict[str, Any]],
+               data: dict[str, Any], info: dict[str, Any]) -> Path:
+    """``index.html`` (`templates/abr_benchmarks.html.j2`): the headline, the seed's rows by kind
+    (verdicts.sections), the readings side by side, then each scenario's figure and theory tables."""
     from .. import __version__
     from .._html import render
     from ..presets import preset_description
 
-    def frac(xs):
-        return f"{sum(1 for r in xs if r['ok'])}/{len(xs)}" if xs else "—"
-
     scenarios = []
     for name in names:
         meta = data.get("scenario", {}).get(name, {})
-        rs = [r for r in rows if r["scenario"] == name]
-        main = [r for r in rs if not r["quantity"].startswith("setting")]
-        pap = [[r for r in main if r["paper"] is not None and row_kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms")]
-        th = [r for r in main if r["paper"] is None and r["theory"] is not None and "expect" not in (r.get("note") or "")]
-        stm = [r for r in main if "(expect" in (r.get("note") or "")]
+        rs = [r for r in theory if r["scenario"] == name]
         tables = [(f"{SCHEME_TITLES[scheme]}{'' if scheme in MAIN_SCHEMES else ' (extra)'}",
-                   C.html_table([r for r in main if r["scheme"] == scheme], _COLUMNS[1:]))
-                  for scheme in SCHEMES if any(r["scheme"] == scheme for r in main)]
-        sets = [r for r in rs if r["quantity"].startswith("setting")]
-        if sets:
-            tables.append(("Settings the seed states, beside the preset", C.html_table(sets, _COLUMNS)))
-        scenarios.append({
-            "name": name, "where": " ".join(x for x in (meta.get("section"), meta.get("figure")) if x),
-            "counts": [frac(xs) for xs in pap] + [frac(th), frac(stm)],
-            "description": preset_description(f"{PAPER}/{name}"), "statements": meta.get("statements", []),
-            "tables": tables,
-        })
+                   C.html_table([r for r in rs if r["scheme"] == scheme], _THEORY_COLUMNS))
+                  for scheme in SCHEMES if any(r["scheme"] == scheme for r in rs)]
+        scenarios.append({"name": name, "where": " ".join(x for x in (meta.get("section"), meta.get("figure")) if x),
+                          "description": preset_description(f"{PAPER}/{name}"), "statements": meta.get("statements", []),
+                          "tables": tables})
+    changed = [r for r in rows if any(x["verdict"] != r["verdict"] for x in r.get("readings", []))]
     page = render("abr_benchmarks.html.j2", title=f"ccsim reproduce {PAPER}", paper=PAPER, paper_title=data.get("title", ""),
-                  authors=data.get("authors", ""), seed=data.get("seed", ""), mode=info["mode"], version=__version__,
-                  runs=info["runs"], workers=info["workers"], wall_s=info["wall_s"], scenarios=scenarios)
+                  authors=data.get("authors", ""), seed=data.get("seed", ""), quick=info["quick"],
+                  quick_warning=verdicts.QUICK_WARNING, headline=verdicts.counts(rows, info["quick"])["headline"],
+                  mode=info["mode"], version=__version__, runs=info["runs"], workers=info["workers"], seeds=info["seeds"],
+                  wall_s=info["wall_s"], sections=verdicts.sections(rows), readings=readings_table(rows),
+                  changed=len(changed), scenarios=scenarios)
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")
     return path
@@ -732,66 +1051,49 @@ def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], data: di
 
 def reproduce(out: str | Path | None = None, quick: bool = False, workers: int | None = None,
               progress: bool = True) -> dict[str, Any]:
-    """Runs the reproduction and writes ``compared.json``, ``runs.json``, ``figures/*.png`` and
-    ``index.html`` under ``out``. Returns a summary dict (paper, out, rows, runs, wall_s, ...)."""
+    """Runs the reproduction and writes ``compared.json`` (the seed's rows, verdicts.py),
+    ``details.json`` (ccsim beside theory per scenario and scheme), ``runs.json``, ``figures/*.png``
+    and ``index.html`` under ``out``. Returns the summary (verdicts.summary)."""
     started = time.perf_counter()
     data = load_data()
     out = Path(out or f"out/reproduce/{PAPER}")
     (out / "figures").mkdir(parents=True, exist_ok=True)
     workers = C.default_workers() if workers is None else max(1, int(workers))
     names = scenario_names(data)
-    tasks = plan(names, quick)
+    tasks = plan(names, quick, data)
     pool = C.make_pool(workers)
     try:
         results = C.run_all(_run, tasks, workers=workers, progress=progress, label="simulating", pool=pool)
-        by_key = {(r["task"].scenario, r["task"].scheme, r["task"].kind): r for r in results}
-        rows: list[dict[str, Any]] = []
+        runs = Runs(results, data)
+        theory: list[dict[str, Any]] = []
         jobs = []
         for name in names:
             meta = data.get("scenario", {}).get(name, {})
             fig_runs = []
             for scheme in SCHEMES:
-                main = by_key[(name, scheme, "main")]
-                m = Measure(name, scheme, main, by_key.get((name, scheme, "greedy")), meta)
-                rows += compare(name, scheme, m, data)
-                fig_runs.append({**main, "ports": _plot_ports(m, main), "groups": m.groups})
-            rows += settings_rows(name, data)
+                m = runs.m(name, scheme)
+                theory += theory_rows(name, scheme, m)
+                fig_runs.append({**m.main, "ports": _plot_ports(m, m.main), "groups": m.groups})
             jobs.append((name, meta, fig_runs, str(out / "figures" / f"{name}.png")))
         C.run_all(_figure, jobs, workers=workers, progress=progress, label="plotting", pool=pool)
     finally:
         if pool is not None:
             pool.shutdown()
-    (out / "compared.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    runs = [{"scenario": r["task"].scenario, "scheme": r["task"].scheme, "kind": r["task"].kind,
-             "overrides": dict(r["task"].overrides), "sim_time_s": r["summary"]["sim_time_s"],
-             "wall_s": C.clean(r["summary"]["wall_s"]), "events": r["summary"]["events"],
-             "fingerprint": r["summary"]["fingerprint"]} for r in results]
-    (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
-    wall = time.perf_counter() - started
-    info = {"mode": "quick" if quick else "full", "runs": len(tasks), "workers": workers, "wall_s": wall}
-    write_html(out, names, rows, data, info)
-    return C.summary(PAPER, out, info["mode"], rows, len(tasks), started, *headline_rows(rows))
+    rows = seed_rows(runs, data)
+    verdicts.write_compared(out, rows)
+    (out / "details.json").write_text(json.dumps({
+        "readings": {k: dict(v) for k, v in READINGS.items()}, "seeds": SEEDS[quick], "theory": theory},
+        indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    ran = [{"scenario": r["task"].scenario, "scheme": r["task"].scheme, "kind": r["task"].kind, "seed": r["task"].seed,
+            "reading": r["task"].reading, "overrides": dict(r["task"].overrides), "sim_time_s": r["summary"]["sim_time_s"],
+            "wall_s": C.clean(r["summary"]["wall_s"]), "events": r["summary"]["events"],
+            "fingerprint": r["summary"]["fingerprint"]} for r in results]
+    (out / "runs.json").write_text(json.dumps(ran, indent=1) + "\n", encoding="utf-8")
+    info = {"mode": "quick" if quick else "full", "quick": quick, "runs": len(tasks), "workers": workers,
+            "seeds": SEEDS[quick], "wall_s": time.perf_counter() - started}
+    write_html(out, names, rows, theory, data, info)
+    return verdicts.summary(PAPER, out, rows, len(tasks), started, quick)
 
 
-def row_kind(row: dict[str, Any]) -> str:
-    """How a row with a seed's number is compared: `simulated` (a simulation's value within
-    tolerance), `maxmin_mbps` (the seed's own max-min arithmetic, redone by water-filling without
-    simulating), `convergence_ms` (a settling time: the same order only) or `setting`."""
-    return next((k for k in ("setting", "maxmin_mbps", "convergence_ms") if row["quantity"].startswith(k)), "simulated")
-
-
-def headline_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str, list[tuple[str, list[dict[str, Any]]]]]:
-    """What the headline counts: the seed's numbers compared with a simulation within tolerance;
-    apart, the seed's max-min rates (its own arithmetic, which water-filling redoes without
-    simulating), its settling times (same order only) and its stated settings."""
-    with_paper = [r for r in rows if r["paper"] is not None]
-    by = {k: [r for r in with_paper if row_kind(r) == k] for k in ("simulated", "maxmin_mbps", "convergence_ms", "setting")}
-    return by["simulated"], "of the seed's numbers compared with a simulation within tolerance", [
-        ("of its max-min rates redone by water-filling (arithmetic, no simulation)", by["maxmin_mbps"]),
-        ("of its settling times of the same order (within a factor of 2)", by["convergence_ms"]),
-        ("of its stated settings equal to the presets'", by["setting"]),
-    ]
-
-
-__all__ = ["reproduce", "load_data", "PAPER", "TITLE", "SCHEMES", "MAIN_SCHEMES", "waterfill", "topology",
-           "scheme_factor", "theory_rates"]
+__all__ = ["reproduce", "load_data", "PAPER", "TITLE", "SCHEMES", "MAIN_SCHEMES", "FAMILY", "READINGS", "waterfill",
+           "topology", "scheme_factor", "theory_rates", "seed_rows", "plan", "published"]
