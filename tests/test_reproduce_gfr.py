@@ -57,10 +57,11 @@ def test_b2_rows_show_both_readings_of_the_unstated_buffer(quick):
     assert len(b2) == 3
     for r in b2:
         assert "[RECON]" in r["note"] and "24,000 cells instead" in r["note"]
-        assert r["other_reading"]["buffer"] == "24000cells" and r["other_reading"]["verdict"] in ("agrees", "differs")
+        (other,) = r["readings"]
+        assert other["reading"].startswith("24,000 cells") and other["verdict"] in ("agrees", "differs")
     # A work-conserving per-VC scheduler keeps the link full at either buffer size: "over 90%".
     eff = by_quantity(rows, "Experiment B2 (per-VC SCFQ, EPD, no tagging): total efficiency")
-    assert eff["verdict"] == "agrees" and eff["other_reading"]["verdict"] == "agrees"
+    assert eff["verdict"] == "agrees" and eff["readings"][0]["verdict"] == "agrees"
 
 
 def test_tolerances_come_from_the_seeds_printed_digits(quick):

@@ -865,10 +865,6 @@ def setting_row(e: dict[str, Any]) -> dict[str, Any]:
         note=note, kind="input", scenario=_as_list(e["scenario"])[0], schemes=_as_list(e.get("scheme", "erica")))
 
 
-def _reading(label: str, row: dict[str, Any]) -> dict[str, Any]:
-    return {"reading": label, "ccsim": row["ccsim"], "ccsim_ci": row["ccsim_ci"], "verdict": row["verdict"]}
-
-
 def seed_rows(runs: Runs, data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every row of compared.json: the seed's numbers, its statements, its settings. A row whose
     schemes include ERICA or ERICA+ carries ``readings``: its value and verdict with max_min_fix
@@ -882,10 +878,10 @@ def seed_rows(runs: Runs, data: dict[str, Any]) -> list[dict[str, Any]]:
             for alt in e.get("reading", []):
                 values, _ = _number_values(e, runs, "on", alt.get("quantity"), alt.get("subject"))
                 other = verdicts.quantity(e["label"], row["paper"], e["quote"], values, row["tolerance"])
-                readings.append(_reading(alt["label"], other))
+                readings.append(verdicts.reading(alt["label"], other))
             family = set(_as_list(e["scheme"])) & set(FAMILY) and e["scenario"] in with_numbers
             if family and row["kind"] in ("simulated", "statement"):
-                readings.append(_reading(READING_TITLES["off"], build(e, runs, "off")))
+                readings.append(verdicts.reading(READING_TITLES["off"], build(e, runs, "off")))
             if readings:
                 row["readings"] = readings
             rows.append(row)
@@ -994,28 +990,6 @@ _THEORY_COLUMNS = [("quantity", "quantity"), ("unit", "unit"), ("theory", "theor
                    ("difference", "difference"), ("note", "note")]
 
 
-def readings_table(rows: list[dict[str, Any]]):
-    """The rows that carry other readings, side by side: the counted reading, then each other."""
-    shown = []
-    for r in rows:
-        if not r.get("readings"):
-            continue
-        cell = {"quantity": r["quantity"], "paper": "–".join(C.fmt(p) for p in r["paper"]) if isinstance(r["paper"], list)
-                else r["paper"], "counted": f"{C.fmt(r['ccsim'])}: {r['verdict'].replace('_', ' ')}",
-                "tolerance": verdicts.tolerance_text(r["tolerance"]) if r["tolerance"] and r["tolerance"]["mode"] != "criterion"
-                else "criterion", "ok": None}
-        others = []
-        for x in r["readings"]:
-            others.append(f"{x['reading']}: {C.fmt(x['ccsim'])}, {x['verdict'].replace('_', ' ')}")
-            if x["verdict"] != r["verdict"]:
-                cell["ok"] = False
-        cell["other"] = " | ".join(others)
-        shown.append(cell)
-    return C.html_table(shown, [("quantity", "quantity"), ("paper", "paper"), ("tolerance", "tolerance"),
-                                ("counted", "counted reading (max_min_fix = true): ccsim, verdict"),
-                                ("other", "other readings: ccsim, verdict")])
-
-
 def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], theory: list[dict[str, Any]],
                data: dict[str, Any], info: dict[str, Any]) -> Path:
     """``index.html`` (`templates/abr_benchmarks.html.j2`): the headline, the seed's rows by kind
@@ -1039,7 +1013,7 @@ def write_html(out: Path, names: list[str], rows: list[dict[str, Any]], theory: 
                   authors=data.get("authors", ""), seed=data.get("seed", ""), quick=info["quick"],
                   quick_warning=verdicts.QUICK_WARNING, headline=verdicts.counts(rows, info["quick"])["headline"],
                   mode=info["mode"], version=__version__, runs=info["runs"], workers=info["workers"], seeds=info["seeds"],
-                  wall_s=info["wall_s"], sections=verdicts.sections(rows), readings=readings_table(rows),
+                  wall_s=info["wall_s"], sections=verdicts.sections(rows), readings=verdicts.readings_table(rows, "counted reading (max_min_fix = true): ccsim, verdict"),
                   changed=len(changed), scenarios=scenarios)
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")

@@ -167,8 +167,14 @@ def _other(s: dict[str, Any], results: dict[str, list[dict[str, Any]]], data: di
     values = list(per_seed(results[key], s["measure"], s.get("scale", 1.0)).values())
     mean, ci = V.interval(values)
     holds = V.admits(_tol(s["tolerance"]), mean, s["paper"])
-    return {"buffer": data["other_buffer"]["buffer"], "ccsim": mean, "ccsim_ci": ci,
-            "verdict": "agrees" if holds else "differs"}
+    return _as_reading(data, mean, ci, "agrees" if holds else "differs")
+
+
+def _as_reading(data: dict[str, Any], ccsim: Any, ci: Any, verdict: str) -> dict[str, Any]:
+    """The other buffer size as a row's reading (verdicts.reading's shape)."""
+    cells = int(C.to_unit(data["other_buffer"]["buffer"], "cells"))
+    return {"reading": f"{cells:,} cells [RECON: the seed's other size]", "ccsim": ccsim, "ccsim_ci": ci,
+            "verdict": verdict}
 
 
 def _reading_text(o: dict[str, Any] | None) -> str:
@@ -177,8 +183,7 @@ def _reading_text(o: dict[str, Any] | None) -> str:
     ci = o["ccsim_ci"]
     value = o["ccsim"] if isinstance(o["ccsim"], str) else C.fmt(o["ccsim"])
     value += f" [{C.fmt(ci[0])}, {C.fmt(ci[1])}]" if ci else ""
-    cells = int(C.to_unit(o["buffer"], "cells"))
-    return f" With {cells:,} cells instead [RECON: the seed's other size]: {value}, {o['verdict']}."
+    return f" With {o['reading'].replace(' [RECON', ' instead [RECON')}: {value}, {o['verdict']}."
 
 
 def statement_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -197,7 +202,7 @@ def statement_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any
         note += _reading_text(other)
         rows.append(V.statement(s["quantity"], s["quote"], None, mean, _tol(s["tolerance"]), paper=s["paper"], ccsim_ci=ci,
                                 where=s["where"], note=note.strip(), scenarios=s["presets"], worst=worst,
-                                other_reading=other))
+                                **({"readings": [other]} if other else {})))
     return rows
 
 
@@ -258,12 +263,11 @@ def table1_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) 
         other = None
         if o.get("other_reading") and other_key(data) in results:
             alt = results[other_key(data)]
-            other = {"buffer": data["other_buffer"]["buffer"], "ccsim": _outcome(alt), "ccsim_ci": None,
-                     "verdict": "agrees" if verdict(alt) == (o["paper"] == "Yes") else "differs"}
+            other = _as_reading(data, _outcome(alt), None, "agrees" if verdict(alt) == (o["paper"] == "Yes") else "differs")
         holds = verdict(runs) == (o["paper"] == "Yes")
         rows.append(V.statement(quantity, o["quote"], holds, _outcome(runs), crit, where=where,
                                 note=(f"The seed says {o['paper']}. " + o.get("note", "") + _reading_text(other)).strip(),
-                                scenarios=[o["preset"]], seed_says=o["paper"], other_reading=other))
+                                scenarios=[o["preset"]], seed_says=o["paper"], **({"readings": [other]} if other else {})))
     return rows
 
 
@@ -385,7 +389,9 @@ def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: 
              "over the seeds, is at least 0.9 × its target (its MCR plus an MCR-weighted share of the unreserved capacity). "
              "Experiment B's buffer is not stated by the seed (12,000 cells here [RECON]); B2's rows also show the seed's "
              "other size, 24,000 cells. docs/reproductions/gfr.md explains every difference.")
-    page = C.report_page(TITLE, intro, V.sections(rows), figures)
+    readings = [("Other readings of reconstructed choices [RECON]", V.readings_table(rows))] if any(
+        r.get("readings") for r in rows) else []
+    page = C.report_page(TITLE, intro, V.sections(rows) + readings, figures)
     (out / "index.html").write_text(page, encoding="utf-8")
 
 

@@ -251,6 +251,35 @@ def html_rows(rows: Sequence[dict[str, Any]]):
                                                  ("verdict", "verdict"), ("note", "note")])
 
 
+def reading(label: str, row: dict[str, Any]) -> dict[str, Any]:
+    """Another reading of a reconstructed choice ([RECON]) for a row: ``row`` built the same way
+    under that reading. A row keeps its other readings in ``readings`` (never counted)."""
+    return {"reading": label, "ccsim": row["ccsim"], "ccsim_ci": row["ccsim_ci"], "verdict": row["verdict"]}
+
+
+def readings_table(rows: Sequence[dict[str, Any]], counted_title: str = "counted reading: ccsim, verdict"):
+    """The rows that carry other readings, side by side: the counted reading, then each other one;
+    a row whose verdict changes with the reading is marked."""
+    from ._common import fmt, html_table
+
+    shown = []
+    for r in rows:
+        if not r.get("readings"):
+            continue
+        paper = r["paper"]
+        cell = {"quantity": r["quantity"], "paper": "–".join(fmt(p) for p in paper) if isinstance(paper, list) else paper,
+                "counted": f"{fmt(r['ccsim'])}: {r['verdict'].replace('_', ' ')}",
+                "tolerance": tolerance_text(r["tolerance"]) if r["tolerance"] and r["tolerance"]["mode"] != "criterion"
+                else "criterion", "ok": None}
+        cell["other"] = " | ".join(f"{x['reading']}: {fmt(x['ccsim'])}, {x['verdict'].replace('_', ' ')}"
+                                   for x in r["readings"])
+        if any(x["verdict"] != r["verdict"] for x in r["readings"]):
+            cell["ok"] = False
+        shown.append(cell)
+    return html_table(shown, [("quantity", "quantity"), ("paper", "paper"), ("tolerance", "tolerance"),
+                              ("counted", counted_title), ("other", "other readings: ccsim, verdict")])
+
+
 def sections(rows: Sequence[dict[str, Any]]) -> list[tuple[str, Any]]:
     """The report's row sections: counted quantities, statements, then (apart) what is not
     counted: rows without a stated tolerance, the seed's own arithmetic, the preset's inputs."""
@@ -275,4 +304,4 @@ def _round(x: Any) -> Any:
 
 __all__ = ["VERDICTS", "KINDS", "MODES", "FIELDS", "QUICK_WARNING", "tolerance", "admits", "interval", "quantity",
            "statement", "check_row", "check_rows", "counts", "write_compared", "summary", "html_rows", "sections",
-           "numbers_in", "tolerance_text"]
+           "numbers_in", "tolerance_text", "reading", "readings_table"]
