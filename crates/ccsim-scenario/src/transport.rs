@@ -323,9 +323,9 @@ pub struct BackgroundSpec {
     pub destination: Option<String>,
     /// Cell rate while ON.
     pub peak: crate::units::Rate,
-    /// Mean ON period (exponential).
+    /// Mean ON period (exponential); at least one cell time at `peak`.
     pub mean_on: Duration,
-    /// Mean OFF period (exponential).
+    /// Mean OFF period (exponential); at least one cell time at `peak`.
     pub mean_off: Duration,
     #[serde(default)]
     pub start: Duration,

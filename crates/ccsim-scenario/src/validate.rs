@@ -153,9 +153,18 @@ pub fn validate(s: &Scenario) -> R {
         if bg.peak.bps() > access.bps() * (1.0 + 1e-9) {
             return err(format!("{p}.peak"), format!("{} is above its access link's {}", bg.peak, access));
         }
+        // The source sends one cell per cell time of ON time (docs/models/vbr.md): mean periods
+        // shorter than a cell time describe traffic it cannot resolve at its peak.
+        let cell = ccsim_engine::SimDuration::from_secs_f64(1.0 / bg.peak.cells_per_s());
         for (k, d) in [("mean_on", bg.mean_on), ("mean_off", bg.mean_off)] {
             if d.0.is_zero() {
                 return err(format!("{p}.{k}"), "must be > 0");
+            }
+            if d.0 < cell {
+                return err(
+                    format!("{p}.{k}"),
+                    format!("{d} is shorter than one cell time at its peak {} ({}); a mean period must last at least one", bg.peak, crate::units::Duration(cell)),
+                );
             }
         }
     }

@@ -370,6 +370,25 @@ fn shortening_a_run_below_measure_from_scales_it_with_a_notice() {
     assert!(e.starts_with("run.measure_from: must be before the end of the run"), "{e}");
 }
 
+/// Mean ON or OFF periods below a cell time at the peak are refused with the field's path
+/// (issue #35: the old source sent a cell per ON period however short, a flood at 1 ns); one
+/// cell time is accepted.
+#[test]
+fn background_periods_below_a_cell_time_are_refused() {
+    // 23,235 cells/s: a cell time of 43.038519 µs.
+    let bg = |on: &str, off: &str| json!([{"name": "V", "route": ["SW1", "SW2"], "peak": "23235cells/s", "mean_on": on, "mean_off": off}]);
+    let mut v = base();
+    v["background"] = bg("43us", "1ms");
+    let e = err_of(v).to_string();
+    assert!(e.starts_with("background[0].mean_on: 43us is shorter than one cell time at its peak 9.85164Mbps (43.038519us)"), "{e}");
+    let mut v = base();
+    v["background"] = bg("1ms", "1ns");
+    assert!(err_of(v).to_string().starts_with("background[0].mean_off: 1ns is shorter than one cell time"));
+    let mut v = base();
+    v["background"] = bg("43.038519us", "43.038519us");
+    load(&v.to_string(), Format::Json, &Adjustments::default()).unwrap();
+}
+
 #[test]
 fn a_background_peak_above_its_access_link_is_refused() {
     // (A source may start after the run ends: shortened runs of a preset leave late arrivals out.)
