@@ -226,9 +226,9 @@ def tolerance_text(tol: dict[str, Any] | None) -> str:
     if tol is None:
         return ""
     v, mode = tol["value"], tol["mode"]
-    head = {"rel": lambda: f"± {100 * v:g} %", "abs": lambda: f"± {v:g}", "factor": lambda: f"within × {v:g}",
-            "range": lambda: f"in the range ± {v:g}", "at_least": lambda: f"≥ paper − {100 * v:g} %",
-            "at_most": lambda: f"≤ paper + {100 * v:g} %", "criterion": lambda: "criterion"}[mode]()
+    head = {"rel": lambda: f"± {100 * v:.3g} %", "abs": lambda: f"± {v:.3g}", "factor": lambda: f"within × {v:.3g}",
+            "range": lambda: f"in the range ± {v:.3g}", "at_least": lambda: f"≥ paper − {100 * v:.3g} %",
+            "at_most": lambda: f"≤ paper + {100 * v:.3g} %", "criterion": lambda: "criterion"}[mode]()
     return f"{head} ({tol['reason']})"
 
 
