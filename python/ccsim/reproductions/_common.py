@@ -1,5 +1,6 @@
-"""Shared machinery of the reproductions: a process pool with a progress bar, unit parsing, and
-the comparison rows' tolerance rules and HTML rendering."""
+"""Shared machinery of the reproductions: a process pool with a progress bar, unit parsing, the
+tolerances of ccsim-against-theory tables, and HTML rendering. The rows compared with a seed are
+judged by verdicts.py."""
 
 from __future__ import annotations
 
@@ -88,33 +89,6 @@ def make_pool(workers: int) -> ProcessPoolExecutor | None:
     # spawn, not fork: polars keeps a thread pool, and forking a process with threads can
     # deadlock the child. Each worker pays the import once.
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-
-
-def summary(paper: str, out: Any, mode: str, rows: list[dict[str, Any]], runs: int, started: float,
-            paper_rows: list[dict[str, Any]], counted: str = "of the paper's numbers within tolerance",
-            others: Sequence[tuple[str, list[dict[str, Any]]]] = ()) -> dict[str, Any]:
-    """The small summary dict every ``reproduce()`` returns (the CLI prints it or emits it as JSON).
-    Its headline counts exactly what ``counted`` says: ``paper_within_tolerance`` of the
-    ``paper_numbers`` rows in ``paper_rows`` agree. Rows that agree in another sense (the paper's
-    own arithmetic redone without simulating, an order of magnitude, a stated setting) are counted
-    apart, one entry of ``other_counts`` per ``(label, rows)`` of ``others``."""
-    import time
-
-    return {
-        "paper": paper,
-        "out": str(out),
-        "mode": mode,
-        "rows": len(rows),
-        "runs": runs,
-        "paper_numbers": len(paper_rows),
-        "paper_within_tolerance": sum(1 for r in paper_rows if r["ok"]),
-        "counted": counted,
-        "other_counts": [{"label": label, "numbers": len(rs), "agree": sum(1 for r in rs if r["ok"])}
-                         for label, rs in others if rs],
-        "outside_tolerance": sum(1 for r in rows if r["ok"] is False),
-        "wall_s": round(time.perf_counter() - started, 2),
-        "report": str(out / "index.html"),
-    }
 
 
 # --- units --------------------------------------------------------------------------------------
