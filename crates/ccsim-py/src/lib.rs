@@ -52,9 +52,9 @@ fn adjustments(
 ) -> PyResult<Adjustments> {
     let mut parsed = Vec::with_capacity(overrides.len());
     for (path, value) in overrides {
-        let v: serde_json::Value = serde_json::from_str(&value).map_err(|e| {
-            scenario_error(py, ScenarioError::new(path.clone(), format!("override value is not JSON: {e}")))
-        })?;
+        // Bounded as the scenario's text is: nesting (counting the path's components) and
+        // finite numbers (`NaN`, `Infinity` refused with the path).
+        let v = ccsim_scenario::parse_override(&path, &value).map_err(|e| scenario_error(py, e))?;
         parsed.push((path, v));
     }
     Ok(Adjustments { overrides: parsed, scheme, seed, tcp })

@@ -23,6 +23,7 @@ pub mod gfr;
 pub mod hgrcp;
 pub mod ip;
 mod load;
+mod tree;
 pub mod results;
 pub mod sessions;
 pub mod transport;
@@ -33,7 +34,8 @@ pub use validate::{MAX_FLOWS, MAX_NAME_CHARS};
 
 pub use build::build;
 pub use error::ScenarioError;
-pub use load::{adjust, from_tree, load, parse_tree, set_path, Adjustments, Format};
+pub use load::{adjust, from_tree, load, parse_override, parse_tree, set_path, Adjustments, Format};
+pub use tree::{check_depth, MAX_DEPTH};
 pub use types::Scenario;
 
 use ccsim_engine::SimTime;

@@ -5,6 +5,7 @@ use crate::error::ScenarioError;
 use crate::types::{AlgorithmSpec, Scenario};
 use crate::units::Duration;
 use ccsim_engine::SimDuration;
+use crate::tree::{self, too_deep, Read, MAX_DEPTH};
 use crate::validate::validate;
 use serde_json::Value;
 
@@ -37,19 +38,93 @@ pub struct Adjustments {
     pub seed: Option<u64>,
 }
 
+/// The untyped tree of a scenario's text, refused with the path of the first value nested
+/// deeper than `MAX_DEPTH` or not a finite number (`tree.rs`).
 pub fn parse_tree(text: &str, format: Format) -> Result<Value, ScenarioError> {
     match format {
-        Format::Json => serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("invalid JSON: {e}"))),
-        Format::Toml => toml::from_str::<Value>(text).map_err(|e| {
-            let at = e.span().map(|span| {
-                let before = &text[..span.start.min(text.len())];
-                let line = before.matches('\n').count() + 1;
-                let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-                format!(" (line {line}, column {col})")
-            });
-            ScenarioError::new("", format!("invalid TOML: {}{}", e.message(), at.unwrap_or_default()))
+        Format::Json => read_json(text, "", 0).map_err(|e| match e {
+            JsonError::Refused(e) => e,
+            JsonError::Invalid(e) => ScenarioError::new("", format!("invalid JSON: {e}")),
         }),
+        Format::Toml => {
+            let at = |e: &toml::de::Error| {
+                e.span().map(|span| {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                    format!(" (line {line}, column {col})")
+                })
+            };
+            let invalid = |e: toml::de::Error| {
+                // The parser's own bound (80 levels of inline tables and arrays, or of the keys of
+                // one dotted key or header) is ours, said in our words.
+                let message = if e.message().contains("recursion") { too_deep() } else { e.message().to_string() };
+                ScenarioError::new("", format!("invalid TOML: {message}{}", at(&e).unwrap_or_default()))
+            };
+            let de = toml::Deserializer::parse(text).map_err(invalid)?;
+            tree::read(de, 0).map_err(|e| match e {
+                Read::Refused { path, message } => ScenarioError::new(path, message),
+                Read::Invalid { error, .. } => invalid(error),
+            })
+        }
     }
+}
+
+enum JsonError {
+    /// Refused with a path: too deep, or not a finite number (`NaN`, `Infinity`).
+    Refused(ScenarioError),
+    Invalid(serde_json::Error),
+}
+
+/// JSON text of the value `depth` steps down at `base`. serde_json refuses `NaN` and
+/// `Infinity` as bad syntax ("expected value"); those are said as what they are, with the path.
+fn read_json(text: &str, base: &str, depth: usize) -> Result<Value, JsonError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = match tree::read(&mut de, depth) {
+        Ok(v) => v,
+        Err(Read::Refused { path, message }) => return Err(JsonError::Refused(ScenarioError::new(tree::join(base, &path), message))),
+        Err(Read::Invalid { path, error }) => {
+            return Err(match non_finite_literal(text, &error) {
+                Some(lit) => JsonError::Refused(ScenarioError::new(
+                    tree::join(base, &path),
+                    format!("must be a finite number, got {lit}"),
+                )),
+                None => JsonError::Invalid(error),
+            })
+        }
+    };
+    de.end().map_err(JsonError::Invalid)?;
+    Ok(value)
+}
+
+/// The word where serde_json stopped, if it is a non-finite number as JavaScript or Python
+/// write it (`NaN`, `Infinity`, `-Infinity`; `nan`, `inf`).
+fn non_finite_literal<'t>(text: &'t str, e: &serde_json::Error) -> Option<&'t str> {
+    let line_start = text.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum::<usize>();
+    let at = (line_start + e.column().saturating_sub(1)).min(text.len());
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphabetic() || c == b'-' || c == b'+';
+    let (mut s, mut t) = (at, at);
+    while s > 0 && word(b[s - 1]) {
+        s -= 1;
+    }
+    while t < b.len() && b[t].is_ascii_alphabetic() {
+        t += 1;
+    }
+    let lit = text.get(s..t)?;
+    let bare = lit.trim_start_matches(['-', '+']);
+    ["nan", "inf", "infinity"].iter().any(|w| bare.eq_ignore_ascii_case(w)).then_some(lit)
+}
+
+/// An override's value given as JSON text (the Python binding's form), bounded as a scenario's
+/// text is: nested at most `MAX_DEPTH` steps below the top counting the path's own components,
+/// finite numbers only. Errors name the path (`run.seed: ...`, `link[0].x[3]: ...`).
+pub fn parse_override(path: &str, json: &str) -> Result<Value, ScenarioError> {
+    let depth = parse_path(path)?.len();
+    read_json(json, path, depth).map_err(|e| match e {
+        JsonError::Refused(e) => e,
+        JsonError::Invalid(e) => ScenarioError::new(path, format!("override value is not JSON: {e}")),
+    })
 }
 
 /// Parses, adjusts and validates a scenario; what the adjustments did not do as asked is in
@@ -83,6 +158,7 @@ pub fn from_tree(tree: Value) -> Result<Scenario, ScenarioError> {
     if !tree.is_object() {
         return Err(ScenarioError::new("", "a scenario must be a table/object at the top level"));
     }
+    tree::check_depth(&tree, "", 0)?;
     let scenario = deserialize(&tree).map_err(|(path, message)| {
         let path = match field_in_tagged_table(&tree, &path, &message) {
             Some(field) => format!("{path}.{field}"),
@@ -181,6 +257,10 @@ fn clean_serde_message(m: &str) -> String {
 /// run.
 pub fn adjust(tree: &mut Value, adj: &Adjustments) -> Result<Vec<String>, ScenarioError> {
     let mut notices = Vec::new();
+    // Values are cloned below: a caller's tree too deep to clone is refused first.
+    for (path, value) in &adj.overrides {
+        tree::check_depth(value, path, parse_path(path)?.len())?;
+    }
     // Settings of a scheme's table (`schemes.<name>...`) go in before the swap that reads them;
     // without the swap they would change nothing, which is refused rather than ignored.
     let (scheme_sets, sets): (Vec<_>, Vec<_>) = adj.overrides.iter().partition(|(p, _)| p.starts_with("schemes."));
@@ -325,9 +405,12 @@ enum Step {
     Index(usize),
 }
 
+/// The steps of `a.b[2].c`; at most `MAX_DEPTH` of them (a longer path is refused, named up to
+/// the step past the limit, before anything is built from it).
 fn parse_path(path: &str) -> Result<Vec<Step>, ScenarioError> {
     let bad = |why: &str| ScenarioError::new(path, format!("bad override path: {why}"));
     let mut steps = Vec::new();
+    let mut start = 0;
     for part in path.split('.') {
         let (key, mut rest) = match part.find('[') {
             Some(i) => (&part[..i], &part[i..]),
@@ -336,18 +419,35 @@ fn parse_path(path: &str) -> Result<Vec<Step>, ScenarioError> {
         if key.is_empty() && steps.is_empty() {
             return Err(bad("empty field name"));
         }
+        let mut end = start + key.len();
+        let push = |steps: &mut Vec<Step>, step: Step, end: usize| {
+            steps.push(step);
+            if steps.len() > MAX_DEPTH {
+                let more = if end < path.len() { "..." } else { "" };
+                return Err(ScenarioError::new(
+                    format!("{}{more}", &path[..end]),
+                    format!(
+                        "bad override path: more than {MAX_DEPTH} components (keys and indices); a scenario nests \
+                         tables and lists at most {MAX_DEPTH} levels deep"
+                    ),
+                ));
+            }
+            Ok(())
+        };
         if !key.is_empty() {
-            steps.push(Step::Key(key.to_string()));
+            push(&mut steps, Step::Key(key.to_string()), end)?;
         }
         while !rest.is_empty() {
             let close = rest.find(']').ok_or_else(|| bad("missing ']'"))?;
             let idx = rest[1..close].parse::<usize>().map_err(|_| bad("index must be a whole number"))?;
-            steps.push(Step::Index(idx));
+            end += close + 1;
+            push(&mut steps, Step::Index(idx), end)?;
             rest = &rest[close + 1..];
             if !rest.is_empty() && !rest.starts_with('[') {
                 return Err(bad("unexpected text after ']'"));
             }
         }
+        start += part.len() + 1;
     }
     if steps.is_empty() {
         return Err(bad("empty"));

@@ -171,6 +171,64 @@ proptest::proptest! {
         let _ = load(&text, Format::Toml, &Adjustments::default());
         let _ = load(&text, Format::Json, &Adjustments::default());
     }
+
+    /// Whatever overrides arrive (deep paths, deep nesting, non-finite numbers, bad JSON), as
+    /// JSON text (the Python binding's form) or as values, loading returns Ok or a
+    /// ScenarioError: it never panics and never overflows the stack.
+    #[test]
+    fn overrides_never_panic(
+        parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                "[a-z]{1,3}", "[a-z]{0,2}\\[[0-9]{1,2}\\]", "\\PC{0,4}",
+                proptest::strategy::Just("run".to_string()), proptest::strategy::Just("source[0]".to_string()),
+                proptest::strategy::Just("defaults".to_string()), proptest::strategy::Just("abr".to_string()),
+            ],
+            1..6,
+        ),
+        repeat in 0usize..300,
+        nest in 0usize..300,
+        open in proptest::sample::select(vec!["[", "{\"k\": ", "{\"a\": [", "[1, "]),
+        leaf in proptest::prop_oneof![
+            proptest::strategy::Strategy::prop_map(
+                proptest::sample::select(vec!["1", "0.5", "NaN", "Infinity", "-Infinity", "nan", "inf", "1e999", "\"10ms\"", "null", "{}"]),
+                String::from,
+            ),
+            "\\PC{0,10}",
+        ],
+        closed in proptest::bool::ANY,
+    ) {
+        use proptest::prop_assert;
+        let mut path = parts.join(".");
+        let last = parts.last().cloned().unwrap_or_default();
+        for _ in 0..repeat {
+            path.push('.');
+            path.push_str(&last);
+        }
+        let closes: String = open.chars().rev().filter_map(|c| match c { '[' => Some(']'), '{' => Some('}'), _ => None }).collect();
+        let value = format!("{}{leaf}{}", open.repeat(nest), if closed { closes.repeat(nest) } else { String::new() });
+        let parsed = ccsim_scenario::parse_override(&path, &value);
+        if repeat >= ccsim_scenario::MAX_DEPTH && !last.is_empty() && last.chars().all(|c| c.is_ascii_lowercase()) {
+            prop_assert!(parsed.is_err(), "{path}");
+        }
+        if let Ok(v) = parsed {
+            let adj = Adjustments { overrides: vec![(path.clone(), v)], ..Default::default() };
+            let _ = load(&base().to_string(), Format::Json, &adj);
+        }
+        // The same nesting as a value built in Rust, and as scenario text in JSON and TOML.
+        let mut v = json!(1);
+        for _ in 0..nest {
+            v = if open == "[" { json!([v]) } else { json!({"k": v}) };
+        }
+        let adj = Adjustments { overrides: vec![(path.clone(), v)], ..Default::default() };
+        let _ = load(&base().to_string(), Format::Json, &adj);
+        let _ = load(&format!("{{\"run\": {value}}}"), Format::Json, &Adjustments::default());
+        let toml_open = if open == "[" { "[" } else { "{ k = " };
+        let toml_close = if open == "[" { "]" } else { "}" };
+        let text = format!("run = {}{leaf}{}", toml_open.repeat(nest), toml_close.repeat(nest));
+        let _ = load(&text, Format::Toml, &Adjustments::default());
+        let text = format!("[{}]\nx = {leaf}", vec![last.as_str(); repeat.max(1)].join("."));
+        let _ = load(&text, Format::Toml, &Adjustments::default());
+    }
 }
 
 /// The base scenario plus two routers joined by a link and a connection over them.
