@@ -29,8 +29,10 @@ class CcsimWarning(UserWarning):
 
 def shown(text: str, limit: int = 100) -> str:
     """``text`` as an error message quotes it: cut to ``limit`` characters with "…" (a 60,000-part
-    path or a megabyte of value is named by its start, and the message stays one readable line)."""
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+    path or a megabyte of value is named by its start, and the message stays one readable line: a
+    newline or another control character is shown escaped, as ``\\n``)."""
+    cut = text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+    return cut if cut.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
 
 
 __all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError", "CcsimWarning", "shown"]
