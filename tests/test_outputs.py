@@ -233,3 +233,16 @@ def test_a_full_disk_while_writing_a_trace_is_one_line_and_leaves_nothing(cli, e
     _one_line(p, 1)
     assert f"could not write {trace}" in p.stderr and "file too large" in p.stderr, p.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_without_out_leaves_no_temporary_directory(tmp_path, monkeypatch):
+    import tempfile
+
+    from ccsim.sweeps import run_sweep
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    plan = {"name": "t", "scenario": "abr-benchmarks/two-sources", "replications": 2, "metrics": ["fairness_index"],
+            "set": {"run.duration": "2ms"}}
+    outcome = run_sweep(plan, workers=1)
+    assert outcome.frame.height == 2 and outcome.out == ""
+    assert list(tmp_path.iterdir()) == [], "the temporary store is removed"

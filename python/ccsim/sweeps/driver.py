@@ -4,6 +4,7 @@ are stored; running it again resumes it."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -131,14 +132,28 @@ def run_sweep(
     one line per damaged run file found and run again (default: stderr).
 
     Ctrl-C or SIGTERM raise ``SweepInterrupted`` (a ``KeyboardInterrupt``), a lost worker an
-    ``ExecutorError``; both say how many runs are stored, and the runs stored stay."""
-    from .executors import make_executor
-
+    ``ExecutorError``; both say how many runs are stored, and the runs stored stay. Without ``out``
+    the runs go to a temporary directory, removed once the table is read (the outcome's ``out`` is
+    then empty)."""
     plan = load_plan(plan)
     tasks = tasks_of(plan)
     check_metrics(plan, tasks)
-    if out is None:
+    temporary = out is None
+    if temporary:
+        # Without `out` the runs go to a temporary store, removed once its table is read.
         out = tempfile.mkdtemp(prefix=f"ccsim-sweep-{plan.name.replace('/', '-')}-")
+    try:
+        return _run_into(plan, tasks, Path(out), executor, workers, scheduler, progress, max_runs, notice, temporary)
+    finally:
+        if temporary:
+            shutil.rmtree(out, ignore_errors=True)
+
+
+def _run_into(plan: Plan, tasks: list[dict[str, Any]], out: Path, executor: str | Any, workers: int | None,
+              scheduler: str | None, progress: bool | Callable[[int, int], None], max_runs: int | None,
+              notice: Callable[[str], None] | None, temporary: bool) -> SweepOutcome:
+    from .executors import make_executor
+
     out = mark_sweep(out)
     store = Store(out)
     manifest = manifest_of(plan, tasks)
@@ -186,7 +201,8 @@ def run_sweep(
         store.write_manifest(manifest)  # with the checksums of the runs written so far
     frame = store.read()
     _record_hashes(store, manifest, frame)
-    return SweepOutcome(len(manifest["points"]), plan.replications, completed, skipped, str(out), frame)
+    return SweepOutcome(len(manifest["points"]), plan.replications, completed, skipped, "" if temporary else str(out),
+                        frame)
 
 
 def _record_hashes(store: Store, manifest: dict[str, Any], frame: pl.DataFrame) -> None:
