@@ -24,6 +24,18 @@ SMALL = {
 }
 
 
+def tree_paths(tree, prefix=()):
+    """Every (path of keys and indices) in a JSON tree, tables and leaves."""
+    out = [prefix] if prefix else []
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            out += tree_paths(v, prefix + (k,))
+    elif isinstance(tree, list):
+        for i, v in enumerate(tree):
+            out += tree_paths(v, prefix + (i,))
+    return out
+
+
 @pytest.fixture
 def small():
     """A small valid scenario dict (two sources, one bottleneck, 20 ms)."""

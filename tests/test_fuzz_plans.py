@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 import ccsim
 from ccsim.sweeps import parse_plan
 
+from .conftest import tree_paths
+
 BASE = {
     "name": "fuzz",
     "scenario": "abr-benchmarks/two-sources",
@@ -31,18 +33,7 @@ BASE = {
 }
 
 
-def _paths(tree, prefix=()):
-    out = [prefix] if prefix else []
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            out += _paths(v, prefix + (k,))
-    elif isinstance(tree, list):
-        for i, v in enumerate(tree):
-            out += _paths(v, prefix + (i,))
-    return out
-
-
-PATHS = _paths(BASE)
+PATHS = tree_paths(BASE)
 
 numbers = st.one_of(
     st.integers(), st.floats(), st.sampled_from([0, -1, 1, 2**63, 10**12, 10**400, 1e-300, 5e-324, 1e308, -0.0]),
@@ -57,7 +48,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.di
 def mutated(draw):
     plan = copy.deepcopy(BASE)
     for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(plan)
+        paths = tree_paths(plan)
         if not paths:
             break
         path = draw(st.sampled_from(paths))

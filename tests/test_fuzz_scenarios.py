@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import ccsim
 
+from .conftest import tree_paths
+
 # One preset per model family: ABR, TCP over UBR/GFR, TCP over IP routers, HG-RCP gateways, credit.
 PRESETS = ["abr-benchmarks/two-sources", "gfr/option-acct-tag-vcq", "ficcrd/ficcrd", "hgrcp/hgrcp-1", "ut-ct/two-node-case1-ct-bdp"]
 RESOLVED = {p: ccsim.resolve(p) for p in PRESETS}
@@ -21,19 +23,7 @@ RESOLVED = {p: ccsim.resolve(p) for p in PRESETS}
 MESSAGE = re.compile(r"^(\S.*?: \S|(missing|unknown) field `)")
 
 
-def _paths(tree, prefix=()):
-    """Every (path of keys and indices) in a JSON tree, tables and leaves."""
-    out = [prefix] if prefix else []
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            out += _paths(v, prefix + (k,))
-    elif isinstance(tree, list):
-        for i, v in enumerate(tree):
-            out += _paths(v, prefix + (i,))
-    return out
-
-
-PATHS = {p: [x for x in _paths(t) if x[0] not in ("name", "description")] for p, t in RESOLVED.items()}
+PATHS = {p: [x for x in tree_paths(t) if x[0] not in ("name", "description")] for p, t in RESOLVED.items()}
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-2**40, max_value=2**40), st.floats(allow_nan=False, allow_infinity=False),
