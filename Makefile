@@ -70,7 +70,7 @@ demo: build
 	@echo
 	@echo "Plots: out/gfc1-erica/acr.png, out/gfc1-erica/queue.png, out/gfc1-erica/overview.png; summary: out/gfc1-erica/summary.json"
 	@echo
-	@echo "Reproducing seed 003's benchmark suite (14 scenarios x 5 schemes, about 15 s on 2 cores):"
+	@echo "Reproducing seed 003's benchmark suite (14 scenarios x 5 schemes, 21 s on 2 cores as measured 2026-11-28):"
 	$(VENV)/bin/ccsim reproduce abr-benchmarks --out out/reproduce/abr-benchmarks
 	@echo "Report: out/reproduce/abr-benchmarks/index.html; every compared number: out/reproduce/abr-benchmarks/compared.json"
 

@@ -54,7 +54,7 @@ def markdown(seeds: list[dict[str, Any]], intro: str) -> str:
     lines += [f"| {s['seed']} | {s['paper']} | {s['agree']} of {s['counted']} | {s['statements_hold']} of {s['statements']} | "
               f"{s['not_comparable']} | {s['runs']} | {s['wall']} |" for s in seeds]
     for s in seeds:
-        lines += ["", f"### {s['seed']}: {s['title']}", "", s["headline"] + f". The reconstructions: {s['doc']}.", ""]
+        lines += ["", f"### {s['title']}", "", s["headline"] + f". The reconstructions: {s['doc']}.", ""]
         if not s["rows"]:
             lines.append("No counted row differs.")
             continue
