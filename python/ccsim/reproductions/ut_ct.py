@@ -270,10 +270,11 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         quote = f"{c} {mean!r} {mx}"
         for key, paper, col, what in (("mean_queue", mean, "Mean (cells)", "mean"), ("max_queue", mx, "Maximum (cells)", "maximum")):
             vals = _vals(res, f"two-node-case{c}-ut", key)
-            note = span + ("UT's sessions start at ICR and jump to the explicit rate when their first RM cell returns; with "
-                           "long round trips a burst of such starts overshoots before N_eff catches up; greedy sources and the "
-                           "bits reading of the bursts give other queues, none the seed's 90 % with < 5 cells "
-                           "(docs/reproductions/ut-ct.md, Table III).")
+            note = span + ("the sessions' sources are TCP-limited: UT's N_eff (measured input rate over the fair share) counts "
+                           "them as fractions of a source, so the active ones hold ACRs far above their share and windows "
+                           "released together overflow; greedy sources started apart give Table III's order "
+                           "(docs/validation/ut-queue.md). Open: the seed's 'total ABR rate' r_A read as the measured "
+                           "arrival rate [RECON].")
             out.append(V.quantity(f"Table III, case {c}: UT's {what} queue at switch 1, cells", paper, quote, vals,
                                   one_run_tolerance(vals), where=f"Table III, row case {c}, column '{col}'", note=note))
 
