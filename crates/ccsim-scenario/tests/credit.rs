@@ -280,3 +280,17 @@ fn after_cell_losses_a_bsc_restores_the_credit() {
     // the receiver must forward before it sends a BSU.
     assert!(access_utilization(&leaking) < 0.001, "{}", access_utilization(&leaking));
 }
+
+/// Seed 004's Table III allocations run verbatim (issue #37): `ut-ct/two-node-case{2,4}-ct-table3`
+/// load with a notice, and the credit-controlled trunk SW1->SW2 holds 24 and 31 cells per
+/// connection (a short run: the allocation is what is checked).
+#[test]
+fn the_table3_presets_keep_their_allocations_below_n2() {
+    for (case, limit) in [(2, 24u64), (4, 31)] {
+        let text = common::preset(&format!("ut-ct/two-node-case{case}-ct-table3"));
+        let r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+        assert!(r.scenario().notices.iter().any(|n| n.contains("below N2 = 32")), "case {case}: {:?}", r.scenario().notices);
+        let v = common::run(&text, &[("run.duration", json!("20ms")), ("run.measure_from", json!("0s"))]);
+        assert_eq!(common::port(&v, "SW1->SW2")["policy_limit_cells"], limit, "case {case}");
+    }
+}
