@@ -23,7 +23,8 @@ pub struct CreditSpec {
     /// `policy_limit` given) or `bdp` (seed 004's bandwidth-delay rule, per hop).
     #[serde(default)]
     pub sizing: Sizing,
-    /// Policy_Limit in cells, at least N2 (required with `sizing = "fixed"`).
+    /// Policy_Limit in cells, at least 1 (required with `sizing = "fixed"`); below N2 only the
+    /// BSCs return credit, Policy_Limit cells per T_BSC (a notice says so).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_limit: Option<Cells>,
     /// Send while `Tx − BSU_Fwd ≤ Policy_Limit` before sending (the seed's wording, one cell beyond
@@ -67,6 +68,22 @@ impl CreditSpec {
     }
 }
 
+/// What a valid `[credit]` table does that its author may not expect, one line each (the
+/// scenario's `notices`): a fixed Policy_Limit below N2.
+pub(crate) fn notices(s: &crate::types::Scenario) -> Vec<String> {
+    let Some(c) = &s.credit else { return Vec::new() };
+    let p = c.params(SimDuration::ZERO, SimDuration::ZERO, SimDuration::ZERO, 0.0);
+    if c.sizing != Sizing::Fixed || !p.below_n2() {
+        return Vec::new();
+    }
+    vec![format!(
+        "credit.policy_limit = {} cells is below N2 = {}: a transmitter sends {} cells, its receiver forwards them and empties its buffer \
+         without having forwarded N2, so it never sends a BSU on its own; credit comes back only through the BSU that answers each BSC, \
+         once every T_BSC ({}): each hop carries at most {} cells of a connection per T_BSC (docs/models/credit.md)",
+        p.policy_limit, p.n2, p.policy_limit, c.t_bsc.0, p.policy_limit
+    )]
+}
+
 /// A source adapter with a buffer of its own (CT's, TCP over ABR's) must hold one whole PDU of
 /// each connection, or the connection could never send.
 pub(crate) fn validate_adapters(s: &crate::types::Scenario) -> Result<(), crate::ScenarioError> {
@@ -91,7 +108,7 @@ pub(crate) fn validate(s: &crate::types::Scenario) -> Result<(), crate::Scenario
     let e = |path: &str, msg: String| Err(crate::ScenarioError::new(path, msg));
     let Some(c) = &s.credit else { return Ok(()) };
     match (c.sizing, c.policy_limit) {
-        (Sizing::Fixed, None) => return e("credit.policy_limit", "required with sizing = \"fixed\" (cells, at least N2)".into()),
+        (Sizing::Fixed, None) => return e("credit.policy_limit", "required with sizing = \"fixed\" (cells, at least 1)".into()),
         (Sizing::Bdp, Some(_)) => return e("credit.policy_limit", "comes from the sizing rule with sizing = \"bdp\"; remove it".into()),
         _ => {}
     }

@@ -127,14 +127,15 @@ pub fn parse_override(path: &str, json: &str) -> Result<Value, ScenarioError> {
     })
 }
 
-/// Parses, adjusts and validates a scenario; what the adjustments did not do as asked is in
-/// the scenario's `notices`.
+/// Parses, adjusts and validates a scenario; what the adjustments did not do as asked, and what
+/// a valid setting does that may surprise (a Policy_Limit below N2), is in the scenario's `notices`.
 pub fn load(text: &str, format: Format, adj: &Adjustments) -> Result<Scenario, ScenarioError> {
     let mut tree = parse_tree(text, format)?;
     let swapped = adj.scheme.as_ref().and_then(|n| Some((n.clone(), tree.get("schemes")?.get(n)?.as_object()?.clone())));
     let notices = adjust(&mut tree, adj)?;
     let mut scenario = from_tree(tree).map_err(|e| from_scheme_table(e, swapped))?;
     scenario.notices = notices;
+    scenario.notices.extend(crate::credit::notices(&scenario));
     Ok(scenario)
 }
 

@@ -86,11 +86,42 @@ fn below_the_bdp_the_hop_sends_policy_limit_cells_per_credit_round_trip() {
     assert!(lo * 0.98 < got && got < hi, "48: {got:.4} not in [{lo:.4}, {hi:.4}]");
 }
 
+/// Policy_Limit P below N2 (seed 004's Table III gives 24 and 31 cells with N2 = 32): the
+/// transmitter sends P cells, the receiver forwards them and empties its buffer with its
+/// N2_Counter at P < N2, so it never sends a BSU of its own; the BSU answering each BSC (which
+/// resets N2_Counter) returns the P credits. With T_BSC longer than the loop (BSC and BSU, P cells
+/// sent, ~3 ms here) a greedy connection moves exactly P cells per T_BSC on every hop. The window
+/// (the last 5 s of 10) holds 250 rounds; a batch cut by either edge moves the count by at most
+/// one batch: 0.8 %, so 1 %. Loading says why (a notice); every BSU answers a BSC (the last BSC
+/// may still be on its way) and nothing stalls to the end (a stall anywhere in the window would
+/// cost far more than 1 %).
+#[test]
+fn below_n2_the_bsc_alone_returns_credit_policy_limit_cells_per_t_bsc() {
+    for limit in [24u32, 31] {
+        let mut s = scenario(json!({"n2": 32, "policy_limit": limit, "t_bsc": "20ms"}));
+        s["run"] = json!({"duration": "10s", "measure_from": "5s"});
+        let r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
+        let notices = &r.scenario().notices;
+        assert!(notices.len() == 1 && notices[0].starts_with(&format!("credit.policy_limit = {limit} cells is below N2 = 32")), "{notices:?}");
+        let want = limit as f64 / 20e-3 / LINK_CELLS_PER_S;
+        for trains in [true, false] {
+            let v = run_lossy_with(&s, trains);
+            let got = access_utilization(&v);
+            assert!((got - want).abs() / want < 0.01, "{limit}, trains {trains}: {got:.5} vs {want:.5}");
+            for p in v["ports"].as_array().unwrap().iter().filter(|p| p.get("bsu_sent").is_some()) {
+                let (bsu, bsc) = (p["bsu_sent"].as_u64().unwrap(), p["bsc_sent"].as_u64().unwrap());
+                assert!(bsc > 400 && bsc - bsu <= 1, "{}: {bsu} BSUs, {bsc} BSCs", p["name"]);
+                assert_eq!(p["bsc_recovered_cells"], 0);
+            }
+        }
+    }
+}
+
 /// Check 3 and the other refusals: each names its field.
 #[test]
 fn bad_credit_settings_are_refused_by_field() {
     let cases = [
-        (json!({"n2": 32, "policy_limit": 31}), "credit.policy_limit"),
+        (json!({"n2": 32, "policy_limit": 0}), "credit.policy_limit"),
         (json!({"n2": 0, "policy_limit": 31}), "credit.n2"),
         (json!({"n2": 32}), "credit.policy_limit"),
         (json!({"n2": 32, "sizing": "bdp", "policy_limit": 100}), "credit.policy_limit"),
@@ -248,4 +279,18 @@ fn after_cell_losses_a_bsc_restores_the_credit() {
     // Stalled for good: once 33 cells are lost, the 31 credits left are fewer than the N2 cells
     // the receiver must forward before it sends a BSU.
     assert!(access_utilization(&leaking) < 0.001, "{}", access_utilization(&leaking));
+}
+
+/// Seed 004's Table III allocations run verbatim (issue #37): `ut-ct/two-node-case{2,4}-ct-table3`
+/// load with a notice, and the credit-controlled trunk SW1->SW2 holds 24 and 31 cells per
+/// connection (a short run: the allocation is what is checked).
+#[test]
+fn the_table3_presets_keep_their_allocations_below_n2() {
+    for (case, limit) in [(2, 24u64), (4, 31)] {
+        let text = common::preset(&format!("ut-ct/two-node-case{case}-ct-table3"));
+        let r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+        assert!(r.scenario().notices.iter().any(|n| n.contains("below N2 = 32")), "case {case}: {:?}", r.scenario().notices);
+        let v = common::run(&text, &[("run.duration", json!("20ms")), ("run.measure_from", json!("0s"))]);
+        assert_eq!(common::port(&v, "SW1->SW2")["policy_limit_cells"], limit, "case {case}");
+    }
 }

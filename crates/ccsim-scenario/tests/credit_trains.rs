@@ -60,8 +60,9 @@ fn credit_trains_give_the_results_of_an_event_per_departure() {
 }
 
 /// Credit trains where BSC rounds matter: a lossy trunk whose BSCs restore the credit of lost
-/// cells (the train's Tx_Counter counts only started cells), `allow_equal`, and a Policy_Limit
-/// below the bandwidth-delay product (cells wait for BSUs).
+/// cells (the train's Tx_Counter counts only started cells), `allow_equal`, a Policy_Limit
+/// below the bandwidth-delay product (cells wait for BSUs), and below N2 (only the BSCs' BSUs
+/// return credit: a train never has N2 departures to wait for).
 #[test]
 fn credit_trains_keep_bsc_rounds_and_credit_waits_exact() {
     let lossy = |credit: Value| {
@@ -78,6 +79,8 @@ fn credit_trains_keep_bsc_rounds_and_credit_waits_exact() {
         ("lossy, allow_equal", lossy(json!({"n2": 32, "policy_limit": 64, "t_bsc": "7ms", "allow_equal": true}))),
         ("one hop, allow_equal", ct_one_hop(json!({"n2": 8, "policy_limit": 40, "t_bsc": "3ms", "allow_equal": true}))),
         ("one hop, below the BDP", ct_one_hop(json!({"n2": 32, "policy_limit": 48, "t_bsc": "50ms"}))),
+        ("lossy, below N2", lossy(json!({"n2": 32, "policy_limit": 24, "t_bsc": "20ms"}))),
+        ("one hop, below N2", ct_one_hop(json!({"n2": 32, "policy_limit": 31, "t_bsc": "20ms"}))),
     ];
     for (label, s) in cases {
         assert_same(label, &s.to_string(), ccsim_scenario::Format::Json, &Default::default());

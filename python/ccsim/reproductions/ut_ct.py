@@ -312,10 +312,11 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         None, 100 * min(low.values()),
         V.tolerance("at_most", 0.5, "'as low as 1%', printed with one digit: at most 1.5 %, what still rounds to 1 %"),
         paper=1, where="Section VI.A",
-        note=PER_CONNECTION + "with a Table III allocation per connection, 10 or 100 loops of at least N2 = 32 cells share "
+        note=PER_CONNECTION + "with a Table III allocation per connection, 10 or 100 loops of Table III's size share "
         "the link, where one VP's loop of that size would starve it. Per case (UT beside): "
         + ", ".join(f"{c}: {100 * u:.1f} % (UT {100 * util[c]:.1f} %)" for c, u in low.items())
-        + ". Allocations below N2 (24, 31 cells in cases 2, 4) are raised to 32: below N2 no BSU is ever sent."))
+        + ". Allocations below N2 (24, 31 cells in cases 2, 4) are used verbatim: below N2 a receiver sends no BSU of its own "
+        "and credit comes back only through the BSC, at most Policy_Limit cells per T_BSC (docs/models/credit.md)."))
 
     close, much = r["close_fraction"], r["much_factor"]
     gp = {c: (_mean(res, f"two-node-case{c}-ut", "goodput_eq6"), _mean(res, f"two-node-case{c}-ct-bdp", "goodput_eq6")) for c in CASES}

@@ -34,7 +34,9 @@ use std::collections::VecDeque;
 pub struct CreditParams {
     /// Cells the receiver forwards between two BSUs (N2).
     pub n2: u32,
-    /// The receiver's buffer allocation per connection, cells (Policy_Limit): at least N2.
+    /// The receiver's buffer allocation per connection, cells (Policy_Limit): at least 1. Below N2
+    /// the receiver never forwards N2 cells between two BSCs, so only the BSCs return credit
+    /// (`below_n2`).
     pub policy_limit: u32,
     /// Send while `Tx − BSU_Fwd ≤ Policy_Limit` before sending (the seed's wording) instead of `<`.
     pub allow_equal: bool,
@@ -48,16 +50,21 @@ impl CreditParams {
         if self.n2 == 0 {
             return Err(("n2", "must be at least 1".into()));
         }
-        if self.policy_limit < self.n2 {
-            return Err((
-                "policy_limit",
-                format!("{} cells is below N2 = {}: the receiver could never forward N2 cells to send a BSU", self.policy_limit, self.n2),
-            ));
+        if self.policy_limit == 0 {
+            return Err(("policy_limit", "must be at least 1 cell".into()));
         }
         if self.t_bsc.is_zero() {
             return Err(("t_bsc", "must be > 0".into()));
         }
         Ok(())
+    }
+
+    /// Policy_Limit below N2: the transmitter stops after Policy_Limit cells, the receiver forwards
+    /// them and empties its buffer with its N2_Counter short of N2, and sends no BSU of its own; a
+    /// BSC (which resets N2_Counter) is answered by a BSU, so a hop carries at most Policy_Limit
+    /// cells of a connection per T_BSC (docs/models/credit.md).
+    pub fn below_n2(&self) -> bool {
+        self.policy_limit < self.n2
     }
 }
 
@@ -534,9 +541,30 @@ mod tests {
     }
 
     #[test]
-    fn parameters_below_n2_are_refused_by_name() {
-        assert_eq!(params(32, 31).check().unwrap_err().0, "policy_limit");
+    fn a_zero_allocation_or_n2_is_refused_by_name_and_below_n2_is_allowed() {
+        assert_eq!(params(32, 0).check().unwrap_err().0, "policy_limit");
         assert_eq!(params(0, 31).check().unwrap_err().0, "n2");
-        assert!(params(32, 32).check().is_ok());
+        assert!(params(32, 1).check().is_ok() && params(32, 1).below_n2());
+        assert!(params(32, 32).check().is_ok() && !params(32, 32).below_n2());
+    }
+
+    /// Policy_Limit 3 < N2 = 4: the receiver forwards the 3 cells and sends no BSU; the BSC's BSU
+    /// gives the 3 credits back, and the next 3 cells again leave N2_Counter short of N2.
+    #[test]
+    fn below_n2_only_the_bsc_returns_credit() {
+        let mut c = Credit::new(params(4, 3));
+        for n in 0..10 {
+            c.hold(cell(0, n));
+        }
+        for round in 1..=3u64 {
+            assert_eq!(drain(&mut c).len(), 3, "round {round}: Policy_Limit cells");
+            assert!((0..3).all(|_| c.forwarded(VcId(0)).is_none()), "no BSU: N2_Counter stays below N2");
+            assert!(drain(&mut c).is_empty(), "stalled until the BSC");
+            let Control::Bsu { conn, fwd } = c.on_bsc(0, 3 * round, 0) else { unreachable!() };
+            assert_eq!(fwd, 3 * round);
+            c.on_bsu(conn, fwd);
+        }
+        assert_eq!(drain(&mut c).len(), 1, "the last cell");
+        assert_eq!(c.stats.cells_recovered, 0);
     }
 }
