@@ -242,13 +242,20 @@ def html_rows(rows: Sequence[dict[str, Any]]):
         ci = r["ccsim_ci"]
         ccsim = fmt(r["ccsim"]) + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if ci else "")
         return {"quantity": r["quantity"], "quote": f"“{r['quote']}”" + (f" ({r['where']})" if r.get("where") else ""),
-                "paper": "–".join(fmt(p) for p in paper) if isinstance(paper, list) else paper, "ccsim": ccsim,
+                "paper": paper_text(paper), "ccsim": ccsim,
                 "tolerance": tolerance_text(r["tolerance"]), "verdict": r["verdict"].replace("_", " "),
                 "note": r["note"], "ok": {"agrees": True, "differs": False}.get(r["verdict"])}
 
     return html_table([shown(r) for r in rows], [("quantity", "quantity"), ("quote", "the seed says"), ("paper", "paper"),
                                                  ("ccsim", "ccsim: mean [95 % interval]"), ("tolerance", "tolerance"),
                                                  ("verdict", "verdict"), ("note", "note")])
+
+
+def paper_text(paper: Any) -> Any:
+    """A row's ``paper`` as a report shows it: a stated range as "low–high", else as it is."""
+    from ._common import fmt
+
+    return "–".join(fmt(p) for p in paper) if isinstance(paper, list) else paper
 
 
 def reading(label: str, row: dict[str, Any]) -> dict[str, Any]:
@@ -267,7 +274,7 @@ def readings_table(rows: Sequence[dict[str, Any]], counted_title: str = "counted
         if not r.get("readings"):
             continue
         paper = r["paper"]
-        cell = {"quantity": r["quantity"], "paper": "–".join(fmt(p) for p in paper) if isinstance(paper, list) else paper,
+        cell = {"quantity": r["quantity"], "paper": paper_text(paper),
                 "counted": f"{fmt(r['ccsim'])}: {r['verdict'].replace('_', ' ')}",
                 "tolerance": tolerance_text(r["tolerance"]) if r["tolerance"] and r["tolerance"]["mode"] != "criterion"
                 else "criterion", "ok": None}
