@@ -51,20 +51,21 @@ def ut_lines(frtt_ms: float) -> str:
 
 
 def credit_table(kind: str, case: int) -> str:
-    if kind == "ct-bdp" or (kind == "ct-timeout" and case % 2 == 1):
-        return f'\n[credit]\nn2 = {N2}\nt_bsc = "1s"\nsizing = "bdp"\n'
+    # Seed 004: "our work only focuses on flow control per VP": the connections between the same
+    # switches form one VP and share each hop's allocation (docs/models/credit.md).
+    head = f'\n[credit]\nscope = "vp"\nn2 = {N2}\nt_bsc = "1s"\n'
     if kind == "ct-table3":
-        return f'\n[credit]\nn2 = {N2}\nt_bsc = "1s"\npolicy_limit = {TABLE3_MAX[case]}\n'
-    # ct-timeout for cases 2, 4, 6: the BDP allocation, which `ccsim reproduce ut-ct` reduces by
-    # bisection until the packet-to-ACK time stays below 0.5 s (the seed gives no numbers).
-    return f'\n[credit]\nn2 = {N2}\nt_bsc = "1s"\nsizing = "bdp"\n'
+        return head + f'policy_limit = {TABLE3_MAX[case]}\n'
+    # ct-bdp, and ct-timeout: the BDP allocation, which `ccsim reproduce ut-ct` reduces for cases
+    # 2, 4, 6 by bisection until the packet-to-ACK time stays below 0.5 s (the seed gives no numbers).
+    return head + 'sizing = "bdp"\n'
 
 
 DESCRIBE = {
     "ut": "UT (Table IV: target 0.9, t_c 10 ms, MCR 20 kb/s, ICR 100 cells/s, TM 4.0 defaults otherwise, FRTT = the round trip) over TCP over ABR",
-    "ct-table3": "CT with Table III's UT maxima as Policy_Limit, verbatim (cases 2 and 4: 24 and 31 cells, below N2 = 32, so a receiver never sends a BSU of its own and each connection's credit comes back only through the BSC, Policy_Limit cells per T_BSC on every hop)",
-    "ct-bdp": "CT with the bandwidth-delay Policy_Limit per hop (access cell rate x time to the first BSU)",
-    "ct-timeout": "CT sized to avoid TCP timeouts: the BDP allocation here, reduced by `ccsim reproduce ut-ct` for cases 2, 4, 6 until the 99.9th percentile of packet-to-ACK time is below 0.5 s; cases 1, 3, 5 keep the BDP allocation, as in the seed",
+    "ct-table3": "CT per VP (all sources share the switch 1 -> switch 2 hop's one allocation) with Table III's UT maxima as Policy_Limit, verbatim (cases 2 and 4: 24 and 31 cells, below N2 = 32, so a receiver never sends a BSU of its own and each VP's credit comes back only through the BSC, Policy_Limit cells per T_BSC on every hop)",
+    "ct-bdp": "CT per VP with the bandwidth-delay Policy_Limit per hop (access cell rate x time to the first BSU)",
+    "ct-timeout": "CT per VP sized to avoid TCP timeouts: the BDP allocation here, reduced by `ccsim reproduce ut-ct` for cases 2, 4, 6 until the 99.9th percentile of packet-to-ACK time is below 0.5 s; cases 1, 3, 5 keep the BDP allocation, as in the seed",
 }
 
 RECON = ("Reconstructed: DS3 as 96 000 cells/s (PLCP), OC-3 as its SONET payload; one access link per source at "

@@ -260,10 +260,17 @@ pub fn build(s: &Scenario) -> World {
                 kind: VcKind::Abr { params: params.clone(), misbehaviour: misbehaviour.clone() },
                 edge: None,
                 gfr: None,
+                credit_vp: None,
             });
         }
     }
+    // Under credit control per VP, each VP's number (by name, in order of first use).
+    let mut vps: HashMap<String, u32> = HashMap::new();
     for c in &s.connection {
+        let credit_vp = s.credit.as_ref().filter(|cr| cr.scope == crate::credit::Scope::Vp).map(|_| {
+            let n = vps.len() as u32;
+            *vps.entry(c.vp_name()).or_insert(n)
+        });
         if w.gateways.contains_key(&c.route[0]) {
             w.intranet_connection(c);
             continue;
@@ -300,6 +307,7 @@ pub fn build(s: &Scenario) -> World {
                 kind: VcKind::Tcp { sender, receiver, link, abr },
                 edge: (over == Transport::Ip).then(|| w.router(&c.route[0])).flatten().and_then(|r| r.edge.as_ref()).map(|e| e.params()),
                 gfr,
+                credit_vp,
             });
             if s.defaults.adapter_full == crate::types::AdapterFull::Block {
                 w.b.set_adapter_blocks(v);
@@ -325,6 +333,7 @@ pub fn build(s: &Scenario) -> World {
             kind: VcKind::Vbr { peak: bg.peak.cells_per_s(), mean_on: bg.mean_on.0, mean_off: bg.mean_off.0, rng },
             edge: None,
             gfr: None,
+            credit_vp: None,
         });
     }
     let window_start = s.run.measure_from.unwrap_or(Duration(SimDuration::from_ps(s.run.duration.0.as_ps() / 2)));

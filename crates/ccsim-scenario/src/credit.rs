@@ -13,6 +13,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreditSpec {
+    /// What a hop's credit is kept for: `vp` (seed 004: one Policy_Limit, Tx_Counter,
+    /// Fwd_Counter and N2_Counter per VP, shared by its connections; `connection.vp` names the
+    /// VPs) or `connection` (the Extended Control option: per connection).
+    #[serde(default)]
+    pub scope: Scope,
     /// Cells a receiver forwards between two buffer state updates (N2; seed 004: 32).
     #[serde(default = "CreditSpec::n2")]
     pub n2: u32,
@@ -31,6 +36,16 @@ pub struct CreditSpec {
     /// the allocation) instead of `<` (loss-free).
     #[serde(default)]
     pub allow_equal: bool,
+}
+
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Per VP: the connections of one VP share each hop's credit, counters and buffer (seed 004).
+    #[default]
+    Vp,
+    /// Per connection (VC), on every hop.
+    Connection,
 }
 
 #[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
@@ -79,8 +94,16 @@ pub(crate) fn notices(s: &crate::types::Scenario) -> Vec<String> {
     vec![format!(
         "credit.policy_limit = {} cells is below N2 = {}: a transmitter sends {} cells, its receiver forwards them and empties its buffer \
          without having forwarded N2, so it never sends a BSU on its own; credit comes back only through the BSU that answers each BSC, \
-         once every T_BSC ({}): each hop carries at most {} cells of a connection per T_BSC (docs/models/credit.md)",
-        p.policy_limit, p.n2, p.policy_limit, c.t_bsc.0, p.policy_limit
+         once every T_BSC ({}): each hop carries at most {} cells of a {} per T_BSC (docs/models/credit.md)",
+        p.policy_limit,
+        p.n2,
+        p.policy_limit,
+        c.t_bsc.0,
+        p.policy_limit,
+        match c.scope {
+            Scope::Vp => "VP",
+            Scope::Connection => "connection",
+        }
     )]
 }
 
@@ -106,7 +129,24 @@ pub(crate) fn validate_adapters(s: &crate::types::Scenario) -> Result<(), crate:
 pub(crate) fn validate(s: &crate::types::Scenario) -> Result<(), crate::ScenarioError> {
     use crate::transport::Transport;
     let e = |path: &str, msg: String| Err(crate::ScenarioError::new(path, msg));
+    for (i, conn) in s.connection.iter().enumerate() {
+        if conn.vp.is_some() && !s.credit.as_ref().is_some_and(|c| c.scope == Scope::Vp) {
+            return e(&format!("connection[{i}].vp"), "names a VP of credit control: only with [credit] scope = \"vp\"".into());
+        }
+    }
     let Some(c) = &s.credit else { return Ok(()) };
+    if c.scope == Scope::Vp {
+        let mut routes: std::collections::HashMap<String, &Vec<String>> = std::collections::HashMap::new();
+        for (i, conn) in s.connection.iter().enumerate() {
+            let route = routes.entry(conn.vp_name()).or_insert(&conn.route);
+            if *route != &conn.route {
+                return e(
+                    &format!("connection[{i}].vp"),
+                    format!("VP '{}' runs over route {:?}; this connection's route is {:?} (a VP's connections share one path)", conn.vp_name(), route, conn.route),
+                );
+            }
+        }
+    }
     match (c.sizing, c.policy_limit) {
         (Sizing::Fixed, None) => return e("credit.policy_limit", "required with sizing = \"fixed\" (cells, at least 1)".into()),
         (Sizing::Bdp, Some(_)) => return e("credit.policy_limit", "comes from the sizing rule with sizing = \"bdp\"; remove it".into()),

@@ -272,6 +272,7 @@ impl crate::build::Builder<'_> {
                 kind: VcKind::Tcp { sender, receiver, link: HostLink::Ethernet, abr: None },
                 edge: None,
                 gfr: None,
+                credit_vp: None,
             });
             self.b.set_abr_cells(v);
         }
@@ -303,6 +304,7 @@ impl crate::build::Builder<'_> {
                 kind: VcKind::Trunk { params, gateway },
                 edge: None,
                 gfr: None,
+                credit_vp: None,
             });
         }
     }

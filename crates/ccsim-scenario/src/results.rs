@@ -339,6 +339,8 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
                 let m = v.as_object_mut().expect("an object");
                 m.insert("credit_overflows".into(), json!(c.stats.overflows));
                 m.insert("policy_limit_cells".into(), json!(c.params().policy_limit));
+                // The receiver's buffer for this hop: one Policy_Limit per VP (or connection).
+                m.insert("allocated_cells".into(), json!(c.allocated()));
                 m.insert("bsu_sent".into(), json!(c.stats.bsu_sent));
                 m.insert("bsc_sent".into(), json!(c.stats.bsc_sent));
                 m.insert("bsc_recovered_cells".into(), json!(c.stats.cells_recovered));

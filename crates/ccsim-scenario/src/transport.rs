@@ -279,6 +279,11 @@ pub struct ConnectionSpec {
     /// (docs/models/sessions.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<crate::sessions::SessionsSpec>,
+    /// Under `[credit]` with `scope = "vp"`: the name of the VP this connection belongs to (its
+    /// connections share each hop's credit; they must have the same route). Default: one VP per
+    /// route, the connections between the same switches (docs/models/credit.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vp: Option<String>,
 }
 
 impl ConnectionSpec {
@@ -286,6 +291,11 @@ impl ConnectionSpec {
     /// switch).
     pub fn effective_transport(&self, starts_at_router: bool) -> Transport {
         self.transport.unwrap_or(if starts_at_router { Transport::Ip } else { Transport::Ubr })
+    }
+
+    /// The name of its VP under credit control per VP: as written, or its route.
+    pub fn vp_name(&self) -> String {
+        self.vp.clone().unwrap_or_else(|| self.route.join("->"))
     }
 }
 
@@ -337,6 +347,11 @@ pub struct BackgroundSpec {
     /// (docs/models/sessions.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<crate::sessions::SessionsSpec>,
+    /// Under `[credit]` with `scope = "vp"`: the name of the VP this connection belongs to (its
+    /// connections share each hop's credit; they must have the same route). Default: one VP per
+    /// route, the connections between the same switches (docs/models/credit.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vp: Option<String>,
 }
 
 /// When member `k` of a group starts, given a uniform draw `u` in [0, 1).

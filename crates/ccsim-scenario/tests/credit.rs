@@ -27,8 +27,19 @@ fn run_lossy(s: &Value) -> Value {
     run_lossy_with(s, true)
 }
 
-/// `run_lossy`, with credit trains or with an event per departure.
+/// `run_lossy`, with credit trains or with an event per departure. A connection alone is its
+/// VP: credit per VP (the default) and per connection give the same run.
 fn run_lossy_with(s: &Value, trains: bool) -> Value {
+    let v = run_scope(s, trains);
+    if s.get("credit").is_some_and(|c| c.get("scope").is_none()) && s["connection"].as_array().unwrap().iter().all(|c| c["count"].as_u64().unwrap_or(1) == 1) {
+        let mut per_connection = s.clone();
+        per_connection["credit"]["scope"] = json!("connection");
+        assert_eq!(run_scope(&per_connection, trains)["fingerprint"], v["fingerprint"], "one connection: per VP and per connection differ");
+    }
+    v
+}
+
+fn run_scope(s: &Value, trains: bool) -> Value {
     let mut r = ccsim_scenario::Run::from_text(&s.to_string(), ccsim_scenario::Format::Json, &Default::default()).unwrap();
     if !trains {
         r.world_mut().disable_credit_trains();
@@ -281,16 +292,18 @@ fn after_cell_losses_a_bsc_restores_the_credit() {
     assert!(access_utilization(&leaking) < 0.001, "{}", access_utilization(&leaking));
 }
 
-/// Seed 004's Table III allocations run verbatim (issue #37): `ut-ct/two-node-case{2,4}-ct-table3`
-/// load with a notice, and the credit-controlled trunk SW1->SW2 holds 24 and 31 cells per
-/// connection (a short run: the allocation is what is checked).
+/// Table III's allocations verbatim, per VP (seed 004: "flow control per VP"): cases 2 and 4
+/// load with a notice, and the credit-controlled trunk SW1->SW2 carries one VP of all the
+/// sources, so its receiver allocates one Policy_Limit (24, 31, 82 cells), not one per connection
+/// (a short run: the allocation is what is checked).
 #[test]
 fn the_table3_presets_keep_their_allocations_below_n2() {
-    for (case, limit) in [(2, 24u64), (4, 31)] {
+    for (case, limit) in [(2, 24u64), (4, 31), (6, 82)] {
         let text = common::preset(&format!("ut-ct/two-node-case{case}-ct-table3"));
         let r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
-        assert!(r.scenario().notices.iter().any(|n| n.contains("below N2 = 32")), "case {case}: {:?}", r.scenario().notices);
+        assert_eq!(r.scenario().notices.iter().any(|n| n.contains("below N2 = 32")), limit < 32, "case {case}: {:?}", r.scenario().notices);
         let v = common::run(&text, &[("run.duration", json!("20ms")), ("run.measure_from", json!("0s"))]);
-        assert_eq!(common::port(&v, "SW1->SW2")["policy_limit_cells"], limit, "case {case}");
+        let trunk = common::port(&v, "SW1->SW2");
+        assert_eq!((&trunk["policy_limit_cells"], &trunk["allocated_cells"]), (&json!(limit), &json!(limit)), "case {case}");
     }
 }

@@ -78,6 +78,9 @@ pub struct VcSpec {
     pub edge: Option<EdgeParams>,
     /// A GFR VC's contract, if it has one.
     pub gfr: Option<GfrVc>,
+    /// Under credit control (CT), the VP it belongs to: on each hop it shares that VP's credit
+    /// with the VP's other connections there (`None`: credit of its own on every hop).
+    pub credit_vp: Option<u32>,
 }
 
 /// A GFR VC's contract (docs/models/ubr/gfr.md): its MCR weighs it at every port whose policy
@@ -195,15 +198,14 @@ impl WorldBuilder {
         PortId(self.ports.len() as u32 - 1)
     }
 
-    /// A VC's forward route is credit-controlled (CT) if every port of it is: each port after
-    /// the first is the receive buffer of the hop before it and checks that hop's Policy_Limit.
-    fn link_credit_hops(&mut self, vc: VcId, route: &[PortId]) -> bool {
+    /// A VC's forward route is credit-controlled (CT) if every port of it is: the VC joins its
+    /// VP's unit of credit (or one of its own) on each hop.
+    fn link_credit_hops(&mut self, vc: VcId, route: &[PortId], vp: Option<u32>) -> bool {
         if !route.iter().all(|p| self.ports[p.index()].credit().is_some()) {
             return false;
         }
-        for pair in route.windows(2) {
-            let limit = self.ports[pair[0].index()].credit().expect("checked").params().policy_limit;
-            self.ports[pair[1].index()].credit_mut().expect("checked").set_limit_in(vc, limit);
+        for p in route {
+            self.ports[p.index()].credit_mut().expect("checked").join(vc, vp);
         }
         true
     }
@@ -303,7 +305,7 @@ impl WorldBuilder {
                 self.ports[p.index()].set_vc_weight(id, mcr);
             }
         }
-        let credit = self.link_credit_hops(id, &s.fwd_ports);
+        let credit = self.link_credit_hops(id, &s.fwd_ports, s.credit_vp);
         if credit {
             self.ports[s.fwd_ports[0].index()].credit_mut().expect("checked").stamp_heads = true;
         }

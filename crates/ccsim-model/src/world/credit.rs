@@ -31,6 +31,17 @@ impl World {
         }
     }
 
+    /// A forward cell of `vc` entered credit port `q` (held there) or its destination's adapter,
+    /// at hop `hop` of its route: past the first hop, the receiver of the hop before took it
+    /// into its buffer.
+    #[inline]
+    pub(in crate::world) fn credit_received(&mut self, vc: VcId, hop: usize) {
+        if hop > 0 {
+            let up = self.vcs[vc.index()].fwd_ports[hop - 1];
+            self.ports[up.index()].credit_mut().expect("a credit port").received(vc);
+        }
+    }
+
     /// The receiver of the hop out of port `p` forwarded a cell of `vc` (to the next port, or to
     /// the destination's adapter): its BSU goes back when N2 are counted.
     pub(in crate::world) fn credit_forwarded(&mut self, p: PortId, vc: VcId) {
@@ -89,8 +100,8 @@ impl World {
         self.train_starts(p);
         while let Some(msg) = self.ports[p.index()].credit_mut().expect("checked").due(now) {
             match msg {
-                Control::Bsu { conn, fwd } => {
-                    self.ports[p.index()].credit_mut().expect("checked").on_bsu(conn, fwd);
+                Control::Bsu { unit, fwd } => {
+                    self.ports[p.index()].credit_mut().expect("checked").on_bsu(unit, fwd);
                     if self.ports[p.index()].is_train() {
                         self.train_sync(p);
                         self.train_fill(p);
@@ -98,9 +109,9 @@ impl World {
                         self.schedule(t, Event::PortDeparture(p));
                     }
                 }
-                Control::Bsc { conn, tx } => {
-                    let (occupancy, next) = self.credit_occupancy(p, conn);
-                    let bsu = self.ports[p.index()].credit_mut().expect("checked").on_bsc(conn, tx, occupancy);
+                Control::Bsc { unit, tx } => {
+                    let next = self.credit_receiver_sync(p, unit);
+                    let bsu = self.ports[p.index()].credit_mut().expect("checked").on_bsc(unit, tx);
                     self.credit_send(p, bsu);
                     // The receiver's N2 count restarted: a train at the next port moves its event.
                     if let Some(q) = next {
@@ -115,16 +126,20 @@ impl World {
         self.credit_rearm(p);
     }
 
-    /// The cells of connection `conn` of the hop out of port `p` its receiver holds: those in the
-    /// VC's next port (none at the destination, whose adapter takes every cell at once), brought
-    /// up to now if it is a credit train (its departures so far also count as forwarded); and
-    /// that port.
-    fn credit_occupancy(&mut self, p: PortId, conn: u32) -> (u32, Option<PortId>) {
-        let vc = self.ports[p.index()].credit().expect("a credit port").vc_of(conn);
+    /// Before a BSC of unit `unit` of the hop out of port `p` is counted: the receiver's books
+    /// brought up to now. A unit of one connection may be received by a credit train (the VC's
+    /// next port), whose departures so far count as forwarded; that port is the result (none at
+    /// the destination, whose adapter forwards every cell at once). A VP's connections are never
+    /// received by a train (`mark_credit_trains`).
+    fn credit_receiver_sync(&mut self, p: PortId, unit: u32) -> Option<PortId> {
+        let (vc, alone) = self.ports[p.index()].credit().expect("a credit port").unit_first(unit);
+        if !alone {
+            return None;
+        }
         let route = &self.vcs[vc.index()].fwd_ports;
         let k = route.iter().position(|&q| q == p).expect("the port is on the VC's route");
-        let Some(&q) = route.get(k + 1) else { return (0, None) };
+        let &q = route.get(k + 1)?;
         self.train_sync(q);
-        (self.ports[q.index()].credit().map_or(0, |c| c.held_of(vc)), Some(q))
+        Some(q)
     }
 }

@@ -2,7 +2,7 @@
 //! connection alone uses schedules its cells when they may start (`port::Train`), with no
 //! departure event per cell. What a departure does is applied lazily, in time order, before
 //! anything reads the port (`train_sync`): an offer into it, a BSC at the receiver of the hop
-//! into it (`credit_occupancy`, `on_bsc`), a sample, the window opening, the end of a chunk.
+//! into it (`credit_receiver_sync`, `on_bsc`), a sample, the window opening, the end of a chunk.
 //! The only departure that must happen at its own time is the one that completes the upstream
 //! receiver's N2 count (its BSU joins that port's control cells, which stay in time order): the
 //! port keeps one `PortDeparture` event at that departure (`train_rearm`). A first hop has no
@@ -43,8 +43,14 @@ impl World {
                     continue;
                 }
                 let up = k.checked_sub(1).map(|j| vc.fwd_ports[j]);
+                // The hop before shares its credit with other connections (a VP): its N2 count
+                // is theirs too, and their departures elsewhere complete it.
+                let vcid = crate::ids::VcId(v as u32);
+                if up.is_some_and(|u| self.ports[u.index()].credit().is_some_and(|c| c.unit_members(vcid) > 1)) {
+                    continue;
+                }
                 if let Some(c) = self.ports[p.index()].credit_mut() {
-                    c.train = Some(Train::new(crate::ids::VcId(v as u32), up));
+                    c.train = Some(Train::new(vcid, up));
                 }
             }
         }
@@ -115,6 +121,7 @@ impl World {
         }
         port.credit_mut().expect("a credit train").train_hold(cell);
         port.queue.record(now, port.buffer.len());
+        self.credit_received(cell.vc, cell.hop as usize);
         if self.trace.is_some() {
             self.trace_offered(p, &cell, now, TraceReason::None);
         }

@@ -145,6 +145,9 @@ impl World {
         }
         match self.ports[p.index()].offer_held(now, cell) {
             Ok(next) => {
+                if cell.is_forward() && self.ports[p.index()].credit().is_some() {
+                    self.credit_received(cell.vc, cell.hop as usize);
+                }
                 if self.trace.is_some() {
                     self.trace_offered(p, &cell, now, TraceReason::None);
                 }

@@ -1,20 +1,24 @@
 //! Controlled Transfer (CT, seed 004's credit scheme after the QFC protocol; docs/models/credit.md):
 //! hop-by-hop credit flow control at a port. The port is the transmitter of one hop for every
-//! connection it carries forward, and its per-connection queues are the receive buffer of the hop
-//! before it (one physical buffer: a cell leaves the upstream hop's receiver when it leaves here).
+//! connection it carries forward, and its queues are the receive buffer of the hop before it (one
+//! physical buffer: a cell leaves the upstream hop's receiver when it leaves here).
 //!
-//! Per connection, the transmitter counts the cells it sent (`Tx_Counter`) and keeps the receiver's
+//! The unit of credit is a VP (seed 004: "our work only focuses on flow control per VP"): the
+//! connections of one VP that cross this hop share its counters, its Policy_Limit and one queue,
+//! in arrival order (`join`); with `scope = "connection"` each connection is a unit of its own.
+//! Per unit, the transmitter counts the cells it sent (`Tx_Counter`) and keeps the receiver's
 //! `Fwd_Counter` from the last buffer state update (BSU); it may send while
 //! `Tx − BSU_Fwd < Policy_Limit` (`allow_equal`: the seed's literal `≤` before sending, one cell
-//! more). The receiver's counters of this hop are kept here too, where its BSUs go: the world tells
-//! `forwarded` each time the next element forwarded one of the connection's cells, and every N2 of
-//! them a BSU carrying `Fwd_Counter` is on its way back. Every T_BSC the transmitter sends a buffer
-//! state check (BSC) with its `Tx_Counter`; the receiver counts cells sent before it that never
-//! arrived as forwarded (their credit comes back) and answers with a BSU. BSU and BSC cells take one
-//! cell time plus the link's propagation delay and no buffer space [RECON]; `control` holds them
-//! until they take effect, in order (their latency is the same for all).
+//! more). The receiver's counters of this hop are kept here too, where its BSUs go: the world
+//! tells `received` each time the next element took one of the unit's cells into its buffer and
+//! `forwarded` each time it forwarded one, and every N2 forwarded a BSU carrying `Fwd_Counter` is
+//! on its way back. Every T_BSC the transmitter sends a buffer state check (BSC) with its
+//! `Tx_Counter`; the receiver counts cells sent before it that it neither forwarded nor holds
+//! (lost: their credit comes back) and answers with a BSU. BSU and BSC cells take one cell time
+//! plus the link's propagation delay and no buffer space [RECON]; `control` holds them until they
+//! take effect, in order (their latency is the same for all).
 //!
-//! Among connections with a cell and a credit the port goes round robin [RECON]. Cells outside
+//! Among units with a cell and a credit the port goes round robin [RECON]. Cells outside
 //! the flow control (backward ACK and RM cells of connections that use this port in reverse) go
 //! first [RECON]. A held discipline: a BSU that restores credit to an idle port kicks it.
 //!
@@ -27,7 +31,7 @@ use super::{HeldOrder, Next};
 use crate::cell::{Cell, Stamp};
 use crate::ids::VcId;
 use ccsim_engine::{SimDuration, SimTime};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// The parameters of one hop's credit control.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -68,43 +72,58 @@ impl CreditParams {
     }
 }
 
-/// A BSU or BSC cell on its way.
+/// A BSU or BSC cell on its way, for one unit of credit (a VP, or a connection).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Control {
     /// To the transmitter: the receiver's `Fwd_Counter`.
-    Bsu { conn: u32, fwd: u64 },
+    Bsu { unit: u32, fwd: u64 },
     /// To the receiver: the transmitter's `Tx_Counter` when it was sent.
-    Bsc { conn: u32, tx: u64 },
+    Bsc { unit: u32, tx: u64 },
 }
 
-/// One connection on this hop.
+/// One connection (VC) this port carries forward.
 #[derive(Clone, Debug)]
 struct Conn {
-    vc: VcId,
-    /// Its cells waiting here (the receive buffer of the hop before).
-    queue: VecDeque<Cell>,
-    /// Its cells here, the one in transmission included (the upstream receiver's occupancy).
+    /// The unit of credit it belongs to on this hop.
+    unit: u32,
+    /// Its cells here, the one in transmission included.
     held: u32,
+}
+
+/// One unit of credit on this hop: a VP (the connections of one VP crossing this port) or, with
+/// `scope = "connection"`, one connection. Its transmitter's and its receiver's counters.
+#[derive(Clone, Debug)]
+struct Unit {
+    /// Its first connection, and how many it has.
+    first: VcId,
+    members: u32,
+    /// Its cells waiting here (the receive buffer of the hop before), in arrival order.
+    queue: VecDeque<Cell>,
     /// Transmitter: cells sent (Tx_Counter) and the receiver's Fwd_Counter from the last BSU.
     tx: u64,
     bsu_fwd: u64,
-    /// Receiver of this hop: cells it forwarded (Fwd_Counter) and since its last BSU (N2_Counter).
+    /// Receiver of this hop: cells it forwarded (Fwd_Counter), since its last BSU (N2_Counter),
+    /// and the cells it holds (received, not yet forwarded: its buffer occupancy).
     fwd: u64,
     n2: u32,
+    rx_held: u32,
     /// Backlogged with a credit: on the round-robin ring.
     ringed: bool,
     /// When its last cell left the queue (a source adapter's head-of-queue stamps).
     last_pop: SimTime,
-    /// The Policy_Limit of its hop into this port's node (`None`: that hop is not credit-controlled):
-    /// this port's queue is that hop's receive buffer. Per connection: connections reach a port
-    /// over different hops.
-    limit_in: Option<u32>,
+}
+
+impl Unit {
+    fn new(first: VcId) -> Self {
+        Unit { first, members: 0, queue: VecDeque::new(), tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, rx_held: 0, ringed: false, last_pop: SimTime::ZERO }
+    }
 }
 
 /// Counters of a credit-controlled port.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CreditStats {
-    /// Cells held beyond the upstream hop's Policy_Limit (0 unless `allow_equal`).
+    /// Cells the receiver of this port's hop held beyond a unit's Policy_Limit (0 unless
+    /// `allow_equal`).
     pub overflows: u64,
     pub bsu_sent: u64,
     pub bsc_sent: u64,
@@ -118,7 +137,10 @@ pub struct Credit {
     conns: Vec<Conn>,
     /// Connection of each VC (by VC index; `NONE`: none yet).
     slot: Vec<u32>,
-    /// Backlogged connections with a credit, in round-robin order.
+    units: Vec<Unit>,
+    /// The unit of each VP joined so far (`join`; build time only).
+    vps: HashMap<u32, u32>,
+    /// Backlogged units with a credit, in round-robin order.
     ring: VecDeque<u32>,
     /// Cells outside the flow control.
     free: VecDeque<Cell>,
@@ -126,7 +148,7 @@ pub struct Credit {
     control: VecDeque<(SimTime, Control)>,
     /// The next round of BSCs (moved to T_BSC after the first send when it is past).
     next_bsc: SimTime,
-    /// A connection has sent: BSC rounds run from then on (the world arms the first one at that
+    /// A unit has sent: BSC rounds run from then on (the world arms the first one at that
     /// send, `World::credit_started`).
     sent: bool,
     /// The time of the pending `Credit` event (a later one supersedes it).
@@ -148,6 +170,8 @@ impl Credit {
             p,
             conns: Vec::new(),
             slot: Vec::new(),
+            units: Vec::new(),
+            vps: HashMap::new(),
             ring: VecDeque::new(),
             free: VecDeque::new(),
             control: VecDeque::new(),
@@ -164,11 +188,29 @@ impl Credit {
         &self.p
     }
 
-    /// Connection `vc`'s hop into this port's node is credit-controlled with this Policy_Limit:
-    /// its queue here is that hop's receive buffer (the overflow check).
-    pub fn set_limit_in(&mut self, vc: VcId, limit: u32) {
-        let k = self.conn_of(vc);
-        self.conns[k as usize].limit_in = Some(limit);
+    /// Connection `vc` crosses this hop in VP `vp` (its cells share that VP's credit, counters
+    /// and queue with the VP's other connections here), or alone (`None`: flow control per
+    /// connection). A connection not joined is on its own.
+    pub fn join(&mut self, vc: VcId, vp: Option<u32>) {
+        let i = vc.index();
+        assert!(self.slot.get(i).is_none_or(|&k| k == NONE), "a connection joins a hop once");
+        let unit = match vp.and_then(|v| self.vps.get(&v)) {
+            Some(&u) => u,
+            None => {
+                self.units.push(Unit::new(vc));
+                let u = self.units.len() as u32 - 1;
+                if let Some(v) = vp {
+                    self.vps.insert(v, u);
+                }
+                u
+            }
+        };
+        self.units[unit as usize].members += 1;
+        if i >= self.slot.len() {
+            self.slot.resize(i + 1, NONE);
+        }
+        self.slot[i] = self.conns.len() as u32;
+        self.conns.push(Conn { unit, held: 0 });
     }
 
     #[inline]
@@ -181,19 +223,28 @@ impl Credit {
 
     #[cold]
     fn new_conn(&mut self, vc: VcId) -> u32 {
-        let i = vc.index();
-        if i >= self.slot.len() {
-            self.slot.resize(i + 1, NONE);
-        }
-        if self.slot[i] == NONE {
-            self.slot[i] = self.conns.len() as u32;
-            self.conns.push(Conn { vc, queue: VecDeque::new(), held: 0, tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, ringed: false, last_pop: SimTime::ZERO, limit_in: None });
-        }
-        self.slot[i]
+        self.join(vc, None);
+        self.slot[vc.index()]
     }
 
-    fn has_credit(&self, c: &Conn) -> bool {
-        let out = c.tx - c.bsu_fwd;
+    /// The unit of `vc` (created alone if it never joined).
+    #[inline]
+    fn unit_of(&mut self, vc: VcId) -> u32 {
+        let k = self.conn_of(vc);
+        self.conns[k as usize].unit
+    }
+
+    fn unit_of_known(&self, vc: VcId) -> Option<&Unit> {
+        self.slot.get(vc.index()).filter(|&&k| k != NONE).map(|&k| &self.units[self.conns[k as usize].unit as usize])
+    }
+
+    /// How many connections share `vc`'s unit of credit on this hop (0: `vc` is not here).
+    pub fn unit_members(&self, vc: VcId) -> u32 {
+        self.unit_of_known(vc).map_or(0, |u| u.members)
+    }
+
+    fn has_credit(&self, u: &Unit) -> bool {
+        let out = u.tx - u.bsu_fwd;
         let limit = self.p.policy_limit as u64;
         if self.p.allow_equal {
             out <= limit
@@ -202,17 +253,16 @@ impl Credit {
         }
     }
 
-    /// Puts connection `k` on the ring if it is backlogged, has a credit and is not there yet.
+    /// Puts unit `k` on the ring if it is backlogged, has a credit and is not there yet.
     fn ring_if_ready(&mut self, k: u32) {
-        let c = &self.conns[k as usize];
-        if !c.ringed && !c.queue.is_empty() && self.has_credit(c) && self.train.is_none() {
-            self.conns[k as usize].ringed = true;
+        let u = &self.units[k as usize];
+        if !u.ringed && !u.queue.is_empty() && self.has_credit(u) && self.train.is_none() {
+            self.units[k as usize].ringed = true;
             self.ring.push_back(k);
         }
     }
 
-    /// A cell of `vc` left this port (its transmission ended): the upstream receiver holds one
-    /// cell fewer.
+    /// A cell of `vc` left this port (its transmission ended).
     pub fn departed(&mut self, vc: VcId) {
         if let Some(&k) = self.slot.get(vc.index()).filter(|&&k| k != NONE) {
             let c = &mut self.conns[k as usize];
@@ -225,42 +275,58 @@ impl Credit {
         self.slot.get(vc.index()).filter(|&&k| k != NONE).map_or(0, |&k| self.conns[k as usize].held)
     }
 
-    /// The next element forwarded a cell of `vc` that crossed this hop: the receiver's counters;
-    /// the result is the BSU to send back if one is due (every N2 cells).
-    pub fn forwarded(&mut self, vc: VcId) -> Option<Control> {
-        let k = self.conn_of(vc);
-        let c = &mut self.conns[k as usize];
-        c.fwd += 1;
-        c.n2 += 1;
-        if c.n2 < self.p.n2 {
-            return None;
+    /// The receiver of this port's hop took a cell of `vc` into its buffer (the next port held
+    /// it, or the destination's adapter took it). More than its unit's Policy_Limit there is an
+    /// overflow (only with `allow_equal`).
+    #[inline]
+    pub fn received(&mut self, vc: VcId) {
+        let k = self.unit_of(vc);
+        let u = &mut self.units[k as usize];
+        u.rx_held += 1;
+        if u.rx_held > self.p.policy_limit {
+            self.stats.overflows += 1;
         }
-        c.n2 = 0;
-        self.stats.bsu_sent += 1;
-        Some(Control::Bsu { conn: k, fwd: c.fwd })
     }
 
-    /// A BSC of connection `conn` reached the receiver, which holds `occupancy` of its cells: cells
-    /// sent before the BSC and never received count as forwarded (their credit comes back); the
-    /// result is the BSU the receiver answers with.
-    pub fn on_bsc(&mut self, conn: u32, tx: u64, occupancy: u32) -> Control {
-        let c = &mut self.conns[conn as usize];
-        let received = c.fwd + occupancy as u64;
+    /// The receiver of this port's hop forwarded a cell of `vc` (to the next element, which
+    /// holds it no more here): its counters; the result is the BSU to send back if one is due
+    /// (every N2 cells of the unit).
+    pub fn forwarded(&mut self, vc: VcId) -> Option<Control> {
+        let k = self.unit_of(vc);
+        let u = &mut self.units[k as usize];
+        debug_assert!(u.rx_held > 0, "a cell forwarded that the receiver never held");
+        u.rx_held = u.rx_held.saturating_sub(1);
+        u.fwd += 1;
+        u.n2 += 1;
+        if u.n2 < self.p.n2 {
+            return None;
+        }
+        u.n2 = 0;
+        self.stats.bsu_sent += 1;
+        Some(Control::Bsu { unit: k, fwd: u.fwd })
+    }
+
+    /// A BSC of unit `unit` reached the receiver: cells sent before the BSC and neither forwarded
+    /// nor held count as forwarded (lost on the hop: their credit comes back); the result is the
+    /// BSU the receiver answers with. The receiver's books must be up to now.
+    pub fn on_bsc(&mut self, unit: u32, tx: u64) -> Control {
+        let u = &mut self.units[unit as usize];
+        let received = u.fwd + u.rx_held as u64;
         if tx > received {
-            c.fwd += tx - received;
+            u.fwd += tx - received;
             self.stats.cells_recovered += tx - received;
         }
-        c.n2 = 0;
+        u.n2 = 0;
         self.stats.bsu_sent += 1;
-        Control::Bsu { conn, fwd: c.fwd }
+        Control::Bsu { unit, fwd: u.fwd }
     }
 
     /// A BSU reached the transmitter (stale ones change nothing).
-    pub fn on_bsu(&mut self, conn: u32, fwd: u64) {
-        let c = &mut self.conns[conn as usize];
-        if fwd > c.bsu_fwd {
-            c.bsu_fwd = fwd;
-            self.ring_if_ready(conn);
+    pub fn on_bsu(&mut self, unit: u32, fwd: u64) {
+        let u = &mut self.units[unit as usize];
+        if fwd > u.bsu_fwd {
+            u.bsu_fwd = fwd;
+            self.ring_if_ready(unit);
         }
     }
 
@@ -278,7 +344,7 @@ impl Credit {
         None
     }
 
-    /// If the BSC round is due at `now`: the BSCs of every connection that has sent, and the next
+    /// If the BSC round is due at `now`: the BSCs of every unit that has sent, and the next
     /// round scheduled.
     pub fn bsc_round(&mut self, now: SimTime) -> Vec<Control> {
         if now < self.next_bsc {
@@ -288,19 +354,19 @@ impl Credit {
         // A train's Tx_Counter counts its scheduled cells; those not started yet are not sent.
         let unstarted = self.train.as_ref().map_or(0, Train::unstarted);
         let out: Vec<Control> = self
-            .conns
+            .units
             .iter()
             .enumerate()
-            .map(|(k, c)| (k, c.tx - unstarted))
+            .map(|(k, u)| (k, u.tx - unstarted))
             .filter(|&(_, tx)| tx > 0)
-            .map(|(k, tx)| Control::Bsc { conn: k as u32, tx })
+            .map(|(k, tx)| Control::Bsc { unit: k as u32, tx })
             .collect();
         self.stats.bsc_sent += out.len() as u64;
         out
     }
 
     /// When this port's credit machinery next needs an event: its next control cell or BSC round
-    /// (none before any connection has sent).
+    /// (none before any unit has sent).
     pub fn next_due(&self) -> Option<SimTime> {
         let bsc = self.sent.then_some(self.next_bsc);
         match (self.control.front().map(|&(t, _)| t), bsc) {
@@ -309,16 +375,16 @@ impl Credit {
         }
     }
 
-    /// A connection has sent, and no `Credit` event is pending: the BSC rounds are not armed yet
+    /// A unit has sent, and no `Credit` event is pending: the BSC rounds are not armed yet
     /// (only at the port's first send; from then on a round or a control cell is always due).
     #[inline]
     pub fn rounds_unarmed(&self) -> bool {
         self.sent && self.event_at.is_none()
     }
 
-    /// The receiver's N2_Counter of `vc` on this hop: cells it forwarded since its last BSU.
+    /// The receiver's N2_Counter of `vc`'s unit on this hop: cells it forwarded since its last BSU.
     pub fn receiver_n2(&self, vc: VcId) -> u32 {
-        self.slot.get(vc.index()).filter(|&&k| k != NONE).map_or(0, |&k| self.conns[k as usize].n2)
+        self.unit_of_known(vc).map_or(0, |u| u.n2)
     }
 
     /// A train's next cell, if its connection has one waiting and a credit: it starts at `start`
@@ -326,18 +392,18 @@ impl Credit {
     /// stamps it with when it became the head of its queue, as `next` does at its start.
     #[inline]
     pub(super) fn train_take(&mut self, start: SimTime) -> Option<Cell> {
-        let c = self.conns.first()?;
-        if c.queue.is_empty() || !self.has_credit(c) {
+        let u = self.units.first()?;
+        if u.queue.is_empty() || !self.has_credit(u) {
             return None;
         }
         let stamp_heads = self.stamp_heads;
-        let c = &mut self.conns[0];
-        let mut cell = c.queue.pop_front().expect("checked");
+        let u = &mut self.units[0];
+        let mut cell = u.queue.pop_front().expect("checked");
         if stamp_heads {
-            cell.set_queued(Stamp::of(cell.queued().at(start).max(c.last_pop)));
-            c.last_pop = start;
+            cell.set_queued(Stamp::of(cell.queued().at(start).max(u.last_pop)));
+            u.last_pop = start;
         }
-        c.tx += 1;
+        u.tx += 1;
         Some(cell)
     }
 
@@ -348,12 +414,8 @@ impl Credit {
         if self.conns.is_empty() {
             self.conn_of(cell.vc);
         }
-        let c = &mut self.conns[0];
-        c.queue.push_back(cell);
-        c.held += 1;
-        if c.limit_in.is_some_and(|l| c.held > l) {
-            self.stats.overflows += 1;
-        }
+        self.conns[0].held += 1;
+        self.units[0].queue.push_back(cell);
     }
 
     /// A train's cell left (`departed`, without the look-up).
@@ -373,23 +435,21 @@ impl Credit {
         self.sent = true;
     }
 
-    /// The VC of connection `conn`.
-    pub fn vc_of(&self, conn: u32) -> VcId {
-        self.conns[conn as usize].vc
+    /// The first connection of unit `unit`, and whether it is the unit's only one.
+    pub fn unit_first(&self, unit: u32) -> (VcId, bool) {
+        let u = &self.units[unit as usize];
+        (u.first, u.members == 1)
     }
 
-    /// Cells sent and not yet credited back, per connection (`Tx − BSU_Fwd`).
+    /// Cells sent and not yet credited back in `vc`'s unit (`Tx − BSU_Fwd`).
     pub fn outstanding(&self, vc: VcId) -> u64 {
-        self.slot.get(vc.index()).filter(|&&k| k != NONE).map_or(0, |&k| {
-            let c = &self.conns[k as usize];
-            c.tx - c.bsu_fwd
-        })
+        self.unit_of_known(vc).map_or(0, |u| u.tx - u.bsu_fwd)
     }
 
-    /// The Policy_Limits this port's connections hold at the next element (the memory CT
-    /// allocates for this hop).
+    /// The Policy_Limits this port's units hold at the next element (the memory CT allocates
+    /// for this hop): one per VP, or per connection.
     pub fn allocated(&self) -> u64 {
-        self.conns.len() as u64 * self.p.policy_limit as u64
+        self.units.len() as u64 * self.p.policy_limit as u64
     }
 }
 
@@ -405,12 +465,10 @@ impl HeldOrder for Credit {
         }
         let k = self.conn_of(cell.vc);
         let c = &mut self.conns[k as usize];
-        c.queue.push_back(cell);
         c.held += 1;
-        if c.limit_in.is_some_and(|l| c.held > l) {
-            self.stats.overflows += 1;
-        }
-        self.ring_if_ready(k);
+        let unit = c.unit;
+        self.units[unit as usize].queue.push_back(cell);
+        self.ring_if_ready(unit);
     }
 
     fn next(&mut self, now: SimTime) -> Next {
@@ -418,8 +476,8 @@ impl HeldOrder for Credit {
             return Next::Cell(c);
         }
         let Some(k) = self.ring.pop_front() else { return Next::Idle };
-        let c = &mut self.conns[k as usize];
-        let mut cell = c.queue.pop_front().expect("a ringed connection is backlogged");
+        let u = &mut self.units[k as usize];
+        let mut cell = u.queue.pop_front().expect("a ringed unit is backlogged");
         // BSC rounds run while anything was sent; after a silence the next is T_BSC from now.
         if self.next_bsc < now {
             self.next_bsc = now + self.p.t_bsc;
@@ -427,17 +485,17 @@ impl HeldOrder for Credit {
         self.sent = true;
         if self.stamp_heads {
             // It became the head when it was queued or when the cell before it left.
-            cell.set_queued(Stamp::of(cell.queued().at(now).max(c.last_pop)));
-            c.last_pop = now;
+            cell.set_queued(Stamp::of(cell.queued().at(now).max(u.last_pop)));
+            u.last_pop = now;
         }
-        c.tx += 1;
-        c.ringed = false;
+        u.tx += 1;
+        u.ringed = false;
         self.ring_if_ready(k);
         Next::Cell(cell)
     }
 
     fn cells(&self) -> impl Iterator<Item = &Cell> {
-        self.free.iter().chain(self.conns.iter().flat_map(|c| c.queue.iter()))
+        self.free.iter().chain(self.units.iter().flat_map(|u| u.queue.iter()))
     }
 }
 
@@ -469,8 +527,9 @@ mod tests {
         assert_eq!(drain(&mut c).len(), 10, "Policy_Limit cells on credit");
         assert_eq!(c.outstanding(VcId(0)), 10);
         // The receiver forwards 4: one BSU with Fwd_Counter 4 gives 4 credits back.
+        (0..10).for_each(|_| c.received(VcId(0)));
         let bsu: Vec<Control> = (0..4).filter_map(|_| c.forwarded(VcId(0))).collect();
-        assert_eq!(bsu, [Control::Bsu { conn: 0, fwd: 4 }]);
+        assert_eq!(bsu, [Control::Bsu { unit: 0, fwd: 4 }]);
         c.on_bsu(0, 4);
         assert_eq!(drain(&mut c).len(), 4);
         c.on_bsu(0, 2);
@@ -509,35 +568,57 @@ mod tests {
             c.hold(cell(0, n));
         }
         assert_eq!(drain(&mut c).len(), 10);
-        // 3 of the 10 were lost on the link; the receiver got and forwarded 5, holds 2.
+        // 3 of the 10 were lost on the link; the receiver got 7, forwarded 5, holds 2.
+        for _ in 0..7 {
+            c.received(VcId(0));
+        }
         let bsus: Vec<Control> = (0..5).filter_map(|_| c.forwarded(VcId(0))).collect();
         for b in bsus {
-            let Control::Bsu { conn, fwd } = b else { unreachable!() };
-            c.on_bsu(conn, fwd);
+            let Control::Bsu { unit, fwd } = b else { unreachable!() };
+            c.on_bsu(unit, fwd);
         }
         assert_eq!(c.outstanding(VcId(0)), 6);
-        let Control::Bsu { conn, fwd } = c.on_bsc(0, 10, 2) else { unreachable!() };
+        let Control::Bsu { unit, fwd } = c.on_bsc(0, 10) else { unreachable!() };
         assert_eq!(fwd, 8, "5 forwarded and 3 lost");
-        c.on_bsu(conn, fwd);
+        c.on_bsu(unit, fwd);
         // What is still outstanding is exactly the 2 cells the receiver holds.
         assert_eq!(c.outstanding(VcId(0)), 2);
         assert_eq!(c.stats.cells_recovered, 3);
     }
 
     #[test]
-    fn the_receiver_side_counts_cells_held_beyond_the_upstream_limit() {
-        let mut c = Credit::new(params(4, 100));
-        c.set_limit_in(VcId(0), 3);
-        c.set_limit_in(VcId(1), 10);
-        for n in 0..4 {
-            c.hold(cell(1, n));
+    fn the_receiver_counts_cells_held_beyond_the_policy_limit() {
+        let mut c = Credit::new(CreditParams { allow_equal: true, ..params(4, 3) });
+        (0..4).for_each(|_| c.received(VcId(0)));
+        assert_eq!(c.stats.overflows, 1, "the fourth cell of a 3-cell allocation");
+        assert!(c.forwarded(VcId(0)).is_none());
+        c.received(VcId(0));
+        assert_eq!(c.stats.overflows, 2);
+    }
+
+    /// Two connections in one VP share its credit (Policy_Limit 4 for both), its receiver's N2
+    /// count and its queue (arrival order); a third, alone, has its own. A BSU of the VP
+    /// releases the VP's cells in arrival order.
+    #[test]
+    fn the_connections_of_a_vp_share_its_credit_and_queue_in_arrival_order() {
+        let mut c = Credit::new(params(2, 4));
+        c.join(VcId(0), Some(7));
+        c.join(VcId(1), Some(7));
+        c.join(VcId(2), None);
+        for (vc, n) in [(0, 0), (1, 0), (1, 1), (0, 1), (1, 2), (2, 0), (0, 2)] {
+            c.hold(cell(vc, n));
         }
-        for n in 0..4 {
-            c.hold(cell(0, n));
-        }
-        assert_eq!(c.stats.overflows, 1);
-        c.departed(VcId(0));
-        assert_eq!(c.held_of(VcId(0)), 3);
+        assert_eq!((c.unit_members(VcId(1)), c.unit_members(VcId(2)), c.allocated()), (2, 1, 8));
+        // Round robin between the VP and connection 2; within the VP, arrival order.
+        assert_eq!(drain(&mut c), [0, 2, 1, 1, 0], "4 cells of the VP, 1 of connection 2");
+        assert_eq!((c.outstanding(VcId(0)), c.outstanding(VcId(1)), c.outstanding(VcId(2))), (4, 4, 1));
+        (0..4).for_each(|_| c.received(VcId(0)));
+        // One cell of each VP member forwarded: N2 = 2 for the VP, one BSU.
+        assert!(c.forwarded(VcId(1)).is_none());
+        assert_eq!(c.forwarded(VcId(0)), Some(Control::Bsu { unit: 0, fwd: 2 }));
+        c.on_bsu(0, 2);
+        assert_eq!(drain(&mut c), [1, 0], "the VP's next two, in arrival order");
+        assert_eq!(c.held_of(VcId(1)), 3, "per connection, held until departed");
     }
 
     #[test]
@@ -558,11 +639,12 @@ mod tests {
         }
         for round in 1..=3u64 {
             assert_eq!(drain(&mut c).len(), 3, "round {round}: Policy_Limit cells");
+            (0..3).for_each(|_| c.received(VcId(0)));
             assert!((0..3).all(|_| c.forwarded(VcId(0)).is_none()), "no BSU: N2_Counter stays below N2");
             assert!(drain(&mut c).is_empty(), "stalled until the BSC");
-            let Control::Bsu { conn, fwd } = c.on_bsc(0, 3 * round, 0) else { unreachable!() };
+            let Control::Bsu { unit, fwd } = c.on_bsc(0, 3 * round) else { unreachable!() };
             assert_eq!(fwd, 3 * round);
-            c.on_bsu(conn, fwd);
+            c.on_bsu(unit, fwd);
         }
         assert_eq!(drain(&mut c).len(), 1, "the last cell");
         assert_eq!(c.stats.cells_recovered, 0);

@@ -292,8 +292,8 @@ mod tests {
         p.train_fill(SimTime::ZERO);
         // The first cell started at once; the others start one and two cell times later.
         p.train_starts(|x| x <= SimTime::from_ps(CELL_PS - 1));
-        assert_eq!(p.credit_mut().unwrap().bsc_round(SimTime::from_ps(1_000_000_000_000)), [Control::Bsc { conn: 0, tx: 1 }]);
+        assert_eq!(p.credit_mut().unwrap().bsc_round(SimTime::from_ps(1_000_000_000_000)), [Control::Bsc { unit: 0, tx: 1 }]);
         p.train_starts(|x| x <= SimTime::from_ps(CELL_PS));
-        assert_eq!(p.credit_mut().unwrap().bsc_round(SimTime::from_ps(2_000_000_000_000)), [Control::Bsc { conn: 0, tx: 2 }]);
+        assert_eq!(p.credit_mut().unwrap().bsc_round(SimTime::from_ps(2_000_000_000_000)), [Control::Bsc { unit: 0, tx: 2 }]);
     }
 }

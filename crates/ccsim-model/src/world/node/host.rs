@@ -32,6 +32,7 @@ impl World {
         if vc.credit {
             // The destination's adapter is the last hop's receiver: it forwards every cell at once.
             let last = *vc.fwd_ports.last().expect("a route");
+            self.ports[last.index()].credit_mut().expect("a credit port").received(cell.vc);
             self.credit_forwarded(last, cell.vc);
         }
         let measuring = self.now >= self.measure.window_start;
