@@ -5,7 +5,7 @@ use crate::units::Duration;
 use ccsim_engine::RngStream;
 use ccsim_model::abr::switch::{
     AnyAbrSwitch, Debra, DebraParams, Efci, EfciMode, EfciParams, Eprca, EprcaParams, Erica, EricaParams,
-    LoadAveraging, QueueControl, Ut, UtParams,
+    AbrRateReading, LoadAveraging, QueueControl, Ut, UtParams,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -70,6 +70,10 @@ impl AlgorithmSpec {
                     interval: u.interval.0,
                     beta_f: u.beta_f,
                     beta_b: u.beta_b,
+                    r_a: match u.r_a {
+                        AbrRateReadingSpec::Arrivals => AbrRateReading::Arrivals,
+                        AbrRateReadingSpec::Ccr => AbrRateReading::Ccr,
+                    },
                 },
                 link_rate,
             )),
@@ -297,12 +301,30 @@ pub struct UtSpec {
     pub beta_f: f64,
     /// [RECON] background-rate filter weight.
     pub beta_b: f64,
+    /// [RECON] what eq. 2's r_A, "the total ABR rate", is: `arrivals` (the ABR cells that
+    /// arrived in the interval, per second) or `ccr` (the sum of the CCRs last reported by the
+    /// VCs that sent in the interval).
+    pub r_a: AbrRateReadingSpec,
 }
 
 impl Default for UtSpec {
     fn default() -> Self {
-        UtSpec { target_utilization: 0.9, interval: "10ms".parse().expect("valid"), beta_f: 0.25, beta_b: 0.125 }
+        UtSpec {
+            target_utilization: 0.9,
+            interval: "10ms".parse().expect("valid"),
+            beta_f: 0.25,
+            beta_b: 0.125,
+            r_a: AbrRateReadingSpec::Arrivals,
+        }
     }
+}
+
+/// UT's reading of r_A (docs/models/abr/ut.md, "Parameters").
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AbrRateReadingSpec {
+    Arrivals,
+    Ccr,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]

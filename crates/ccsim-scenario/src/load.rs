@@ -181,9 +181,11 @@ fn deserialize(tree: &Value) -> Result<Scenario, (String, String)> {
 /// only. This finds the field: the one whose removal makes that error go away; or, for a
 /// required field (whose removal only says it is missing), the one whose value the message quotes
 /// (`100 has no unit` for `tick = 100`). Unknown and missing fields already name themselves and
-/// are left alone. `None` if no single field explains it.
+/// are left alone; so does an unknown `type` (its path ends at the tag), but an unknown value of
+/// an enumerated field (`r_a = "sum"`) comes back with the table's path like any other bad value.
+/// `None` if no single field explains it.
 fn field_in_tagged_table(tree: &Value, path: &str, message: &str) -> Option<String> {
-    if ["unknown field", "missing field", "unknown variant"].iter().any(|m| message.starts_with(m)) {
+    if ["unknown field", "missing field"].iter().any(|m| message.starts_with(m)) {
         return None;
     }
     let steps = parse_path(path).ok()?;

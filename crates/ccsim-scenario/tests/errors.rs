@@ -129,6 +129,22 @@ fn unknown_algorithm() {
     assert!(e.message.contains("unknown variant `magic`"), "{e}");
 }
 
+/// An unknown value of an enumerated field inside a tagged table names the field, not only the
+/// table (serde reports it at the table: the table is read from a buffered copy).
+#[test]
+fn unknown_value_of_an_algorithm_option_names_the_option() {
+    let e = with("defaults.algorithm", json!({"type": "ut", "r_a": "sum"}));
+    assert_eq!(e.to_string(), "defaults.algorithm.r_a: unknown variant `sum`, expected `arrivals` or `ccr`");
+    let e = with("defaults.algorithm", json!({"type": "erica", "load_averaging": "mean"}));
+    assert_eq!(e.path, "defaults.algorithm.load_averaging");
+    assert!(e.message.starts_with("unknown variant `mean`"), "{e}");
+    for r_a in ["arrivals", "ccr"] {
+        let mut v = base();
+        ccsim_scenario::set_path(&mut v, "defaults.algorithm", json!({"type": "ut", "r_a": r_a})).unwrap();
+        load(&v.to_string(), Format::Json, &Adjustments::default()).unwrap();
+    }
+}
+
 #[test]
 fn bad_algorithm_parameter() {
     let e = with("defaults.algorithm", json!({"type": "erica", "target_utilization": 1.5}));

@@ -20,7 +20,7 @@ pub use efci::{Efci, EfciMode, EfciParams};
 pub use eprca::{Eprca, EprcaParams};
 pub use erica::{Erica, EricaParams, LoadAveraging};
 pub use erica_plus::QueueControl;
-pub use ut::{Ut, UtParams};
+pub use ut::{AbrRateReading, Ut, UtParams};
 
 use crate::cell::Cell;
 use crate::ids::VcId;
