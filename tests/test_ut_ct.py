@@ -73,6 +73,33 @@ def test_under_load_ct_queues_and_delays_far_exceed_uts(case):
     assert ct[1] > 10 * ut[1], (ut, ct)
 
 
+def test_every_preset_sends_the_seeds_1536_byte_pdu_as_the_32_cells_eq6_counts():
+    """Issue #37 item 5: the seed's PDU is "fixed to 1536 bytes" and its Eq. 6 counts ceil(1536/48) = 32
+    cells per packet; the presets send that PDU whole (a 1488-byte segment, 40 header bytes and the
+    8-byte AAL5 trailer, no LLC/SNAP). The engine's own arithmetic decides: an adapter of 31 cells
+    cannot hold one PDU (it was 33 cells: 1496 + 40 + 8 LLC/SNAP + 8 trailer)."""
+    pdu = ut_ct.load_data()["pdu_bytes"]
+    assert pdu == 1536 and ut_ct.pdu_cells(pdu) == 32 and ut_ct.segment_bytes(pdu) == 1488
+    names = [n for n, _ in ccsim.list_presets() if n.startswith("ut-ct/")]
+    assert len(names) == 30
+    for name in names:
+        s = ccsim.resolve(name)
+        assert s["defaults"]["tcp"]["mss"] == "1488B" and s["defaults"]["tcp"]["llc_snap"] is False, name
+        s["defaults"]["host_buffer"] = "31cells"
+        with pytest.raises(ccsim.ScenarioError, match=r"cannot hold one PDU of connection\[0\] \(32 cells\)"):
+            ccsim.run(s)
+
+
+def test_a_saturated_link_reads_eq6_at_segment_over_pdu():
+    """Eq. 6 divides by the line rate times Pkt_Size / (53 ceil(Pkt_Size/48)); with 32-cell PDUs on the
+    wire a link CT fills with greedy TCP reads MSS / PDU = 1488/1536 = 0.969 (33-cell PDUs read at most
+    1496/33/48 = 0.944)."""
+    s = greedy("ut-ct/two-node-case1-ct-bdp", "4s", "2s")
+    m = ut_ct.measure(ccsim.run(s, series=False).summary(), 2.0, 1536)
+    assert m["utilization"] == pytest.approx(1.0, abs=1e-6)
+    assert m["goodput_eq6"] == pytest.approx(1488 / 1536, rel=2e-3)
+
+
 def test_bad_session_and_credit_settings_are_refused_by_field():
     s = ccsim.resolve("ut-ct/two-node-case1-ct-bdp")
     s["connection"][0]["sessions"] = {"burst": {"shape": 1.0}}

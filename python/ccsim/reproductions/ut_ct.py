@@ -40,8 +40,19 @@ MAXMIN = [1, 2, 3]
 KINDS = ["ut", "ct-table3", "ct-bdp", "ct-timeout"]
 # The sensitivity checks: their overrides (None: the data file's bits reading of the burst minimum).
 SENSITIVITY = {"bits": {"connection[0].sessions.burst.min": None}, "block": {"defaults.adapter_full": "block"}}
-# Cells per TCP segment behind the adapter (1496 + 40 + 8 + 8 bytes in 48-byte payloads).
-SEGMENT_CELLS, MSS = 33, 1496
+# The seed's 1,536-byte PDU (data: pdu_bytes) is the whole AAL5 CPCS-PDU of a full-size segment: the
+# TCP/IP headers and the 8-byte AAL5 trailer inside, no LLC/SNAP (scripts/make_ut_ct_presets.py).
+HEADER_BYTES, TRAILER_BYTES = 40, 8
+
+
+def pdu_cells(pdu: int) -> int:
+    """Eq. 6's cells per packet, ceil(Pkt_Size / 48): the cells the presets' full-size PDU fills."""
+    return math.ceil(pdu / 48)
+
+
+def segment_bytes(pdu: int) -> int:
+    """TCP data in a full-size PDU: the MSS the presets set."""
+    return pdu - HEADER_BYTES - TRAILER_BYTES
 
 
 def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
@@ -92,14 +103,16 @@ def measure(s: dict[str, Any], window_s: float, pdu: int) -> dict[str, Any]:
     }
     if "SW1-SW2 (SW1->SW2)" in links:
         line = links["SW1-SW2 (SW1->SW2)"]["rate_mbps"] * 1e6
-        # Eq. 6 verbatim: the packet's share of its cells, ignoring the AAL5 trailer as the seed does.
-        out["goodput_eq6"] = s["goodput_mbps_total"] * 1e6 / (line * pdu / (53 * math.ceil(pdu / 48)))
+        # Eq. 6 verbatim: the line rate times the packet's share of its ceil(Pkt_Size/48) cells, the 32 cells
+        # the presets' 1,536-byte PDUs fill. Good data is TCP's (what the receiver delivers in order), so a
+        # full link reads at most MSS / PDU = 1488 / 1536 = 0.969.
+        out["goodput_eq6"] = s["goodput_mbps_total"] * 1e6 / (line * pdu / (53 * pdu_cells(pdu)))
         out["utilization"] = links["SW1-SW2 (SW1->SW2)"]["utilization"]
         out["mean_queue"] = ports["SW1->SW2"]["mean_queue_cells"]
         out["max_queue"] = ports["SW1->SW2"]["max_queue_cells"]
         # Fairness (Eq. 5): throughput over the fair share of the bottleneck, the shares max-min
         # fair with each source's demand (what its application wrote in the window) as its cap.
-        capacity = line / 424 * MSS * 8 / SEGMENT_CELLS
+        capacity = line / 424 * segment_bytes(pdu) * 8 / pdu_cells(pdu)
         active = [c for c in conns if c.get("app_bytes_window", 0) > 0]
         fair = water_fill([c["app_bytes_window"] * 8 / window_s for c in active], capacity)
         out["fairness"] = jain([c["goodput_mbps"] * 1e6 / f for c, f in zip(active, fair) if f > 0])
@@ -440,7 +453,9 @@ def inputs() -> list[dict[str, Any]]:
     items = [
         ("adapter buffer, cells", 1130, "the maximum buffer size at the ATM adapter s was set to 1,130 cells",
          num(d["host_buffer"], "cells"), sec6),
-        ("PDU size, bytes (TCP segment + 40 header bytes)", 1536, "the PDU size was fixed to 1536 bytes", num(d["tcp"]["mss"], "B") + 40, sec6),
+        ("PDU size, bytes (the AAL5 CPCS-PDU: TCP segment, 40 header bytes, LLC/SNAP if any, 8-byte trailer)", 1536,
+         "the PDU size was fixed to 1536 bytes",
+         num(d["tcp"]["mss"], "B") + HEADER_BYTES + (8 if d["tcp"].get("llc_snap", True) else 0) + TRAILER_BYTES, sec6),
         ("TCP timer granularity, s", 0.5, "the TCP timer granularity was set to 0.5 seconds", _seconds(d["tcp"]["clock"]["tick"]), sec6),
         ("CT's N2, cells", 32, "The value of $N_2$ for the CT mechanism has been set to 32 cells", ct["credit"]["n2"], sec6),
         ("CT's time between BSC messages, s", 1, "the time between BSC messages was selected as 1 second", _seconds(ct["credit"]["t_bsc"]), sec6),
@@ -578,4 +593,4 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
 
 
 __all__ = ["reproduce", "load_data", "rows", "inputs", "measured", "measure", "memory", "one_run_tolerance", "water_fill", "jain",
-           "PAPER", "TITLE"]
+           "pdu_cells", "segment_bytes", "PAPER", "TITLE"]
