@@ -95,9 +95,26 @@ def test_a_saturated_link_reads_eq6_at_segment_over_pdu():
     wire a link CT fills with greedy TCP reads MSS / PDU = 1488/1536 = 0.969 (33-cell PDUs read at most
     1496/33/48 = 0.944)."""
     s = greedy("ut-ct/two-node-case1-ct-bdp", "4s", "2s")
-    m = ut_ct.measure(ccsim.run(s, series=False).summary(), 2.0, 1536)
-    assert m["utilization"] == pytest.approx(1.0, abs=1e-6)
+    m = ut_ct.measure(ccsim.run(s, series=False).summary(), 2.0, 1536, [("SW1", "SW2")])
+    assert m["utilization"] == pytest.approx(1.0, abs=1e-6) and m["trunks"] == {"SW1->SW2": m["utilization"]}
     assert m["goodput_eq6"] == pytest.approx(1488 / 1536, rel=2e-3)
+
+
+def test_a_row_resting_on_a_link_that_carried_nothing_has_no_verdict():
+    """Issue #37 item 6: a verdict needs traffic on every trunk of every configuration it rests on,
+    in every run; otherwise the row is not comparable, not counted, and says which link was idle."""
+    from ccsim.reproductions import verdicts as V
+
+    row = V.statement("UT's utilisation above CT's", "UT's performance is better in all cases", True, "3 of 3",
+                      V.tolerance("criterion", None, "higher mean utilisation"))
+    busy = {"maxmin-case1-ut": [{"trunks": {"SW1->SW2": 0.3, "SW2->SW3": 0.2}}]}
+    idle = {"maxmin-case1-ut": [{"trunks": {"SW1->SW2": 0.3, "SW2->SW3": 0.0}}]}
+    kept = ut_ct.gate(row, busy, ["maxmin-case1-ut"])
+    assert kept["verdict"] == "agrees" and kept["counted"] and kept["configurations"] == ["maxmin-case1-ut"]
+    gone = ut_ct.gate(row, idle, ["maxmin-case1-ut"])
+    assert gone["verdict"] == "not_comparable" and not gone["counted"] and gone["tolerance"] == row["tolerance"]
+    assert "maxmin-case1-ut, seed 1: SW2->SW3" in gone["note"] and gone["note"].endswith(row["note"])
+    assert V.counts([gone], True)["not_comparable"] == 1
 
 
 def test_bad_session_and_credit_settings_are_refused_by_field():
@@ -147,6 +164,24 @@ def test_quick_reproduction_contract_and_figures(quick):
     # quick mode runs one seed for 30 s: no spread to state a tolerance from, so nothing is counted there
     assert all(r["verdict"] == "not_comparable" and not r["counted"] and r["tolerance"] is None for r in sim)
     assert doc["counted"] == 0 and doc["not_comparable"] == 14
+
+
+def test_quick_verdicts_rest_on_links_that_carried_traffic(quick):
+    """Issue #37 item 6: every quick verdict (agrees or differs) rests on configurations every trunk of
+    which carried traffic in every run's window; the max-min configuration's quick runs keep the
+    full length, so Figs. 7 and 8 still get theirs (30 s left its L2 idle in all three cases)."""
+    out, _ = quick
+    rows = json.loads((out / "compared.json").read_text())
+    trunks = json.loads((out / "details.json").read_text())["trunk_utilization"]
+    judged = [r for r in rows if r["kind"] in ("simulated", "statement")]
+    assert len(judged) == 23 and all(r["configurations"] for r in judged)
+    for r in judged:
+        if r["verdict"] != "not_comparable":
+            idle = [(p, t) for p in r["configurations"] for run in trunks[p] for t, u in run.items() if not u > 0]
+            assert not idle, (r["quantity"], idle)
+    assert all(len(trunks[f"maxmin-case{c}-{k}"][0]) == 3 for c in (1, 2, 3) for k in ("ut", "ct-bdp"))
+    for start in ("Fig. 7", "Fig. 8"):
+        assert _row(rows, start)["verdict"] != "not_comparable", _row(rows, start)["note"]
 
 
 def _row(rows, start):
