@@ -1,6 +1,6 @@
 """Writes seed 004's presets (python/ccsim/presets/ut-ct/): the 2-node cases 1-6 with UT and with CT
 sized three ways, and the max-min cases 1-3 with UT and with CT's BDP sizing. One source of truth
-for thirty files; `tests/test_presets_ut_ct.py` checks the files are what this script writes.
+for thirty files; `tests/test_ut_ct.py` checks the files are what this script writes.
 
     python scripts/make_ut_ct_presets.py
 
@@ -20,6 +20,14 @@ LINE_MBPS = {"DS3": 44.736, "OC3": 155.52}
 # Table III: UT's maximum queue at switch 1, which the first CT runs used as Policy_Limit.
 TABLE3_MAX = {1: 156, 2: 24, 3: 259, 4: 31, 5: 750, 6: 82}
 N2 = 32
+# [SEED] "the PDU size was fixed to 1536 bytes" (Section VI), and Eq. 6 counts ceil(1536/48) = 32 cells
+# per packet: the 1,536 bytes are the whole AAL5 CPCS-PDU, the TCP/IP headers and the 8-byte AAL5
+# trailer inside, so a full-size segment fills 32 cells exactly, with no padding. [RECON] no LLC/SNAP
+# header: the seed's stack puts TCP straight on the adapter's SAR (one VC per source: RFC 2684's VC
+# multiplexing). The MSS is what is left: 1536 - 40 - 8 = 1488 bytes (docs/reproductions/ut-ct.md).
+PDU_BYTES, HEADER_BYTES, TRAILER_BYTES = 1536, 40, 8
+MSS = PDU_BYTES - HEADER_BYTES - TRAILER_BYTES
+assert PDU_BYTES % 48 == 0
 # Table II: max-min configuration, link rates of L1, L2, L3.
 MAXMIN = {1: ("DS3", "DS3", "DS3"), 2: ("DS3", "DS3", "25Mbps"), 3: ("25Mbps", "DS3", "DS3")}
 
@@ -40,7 +48,7 @@ def rate_lines(link: str) -> str:
 
 
 def tcp_line(window: int) -> str:
-    return (f'tcp = {{ variant = "tahoe", mss = "1496B", window = "{window}B", '
+    return (f'tcp = {{ variant = "tahoe", mss = "{MSS}B", llc_snap = false, window = "{window}B", '
             'clock = { type = "bsd_ticks", tick = "500ms" } }\n')
 
 
@@ -69,7 +77,8 @@ DESCRIBE = {
 }
 
 RECON = ("Reconstructed: DS3 as 96 000 cells/s (PLCP), OC-3 as its SONET payload; one access link per source at "
-         "the case's rate; delays D1 = D3 = RTT/8, D2 = RTT/4; TCP Tahoe with 1496-byte segments (1536-byte PDUs), "
+         f"the case's rate; delays D1 = D3 = RTT/8, D2 = RTT/4; TCP Tahoe with {MSS}-byte segments in {PDU_BYTES}-byte AAL5 "
+         f"PDUs (40 header bytes and the 8-byte trailer inside, no LLC/SNAP: {PDU_BYTES // 48} cells, as Eq. 6 counts), "
          "BSD 500 ms ticks and the window RTT x line rate / 8; a 1130-cell adapter dropping whole PDUs; sessions "
          "per source with the burst minimum read as 2e6 bytes (docs/reproductions/ut-ct.md: the bits reading leaves "
          "UT far from its 90 % target); switch buffers large enough never to drop.")

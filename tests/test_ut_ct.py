@@ -107,6 +107,50 @@ def test_under_load_ct_queues_and_delays_far_exceed_uts(case):
     assert ct[1] > 10 * ut[1], (ut, ct)
 
 
+def test_every_preset_sends_the_seeds_1536_byte_pdu_as_the_32_cells_eq6_counts():
+    """Issue #37 item 5: the seed's PDU is "fixed to 1536 bytes" and its Eq. 6 counts ceil(1536/48) = 32
+    cells per packet; the presets send that PDU whole (a 1488-byte segment, 40 header bytes and the
+    8-byte AAL5 trailer, no LLC/SNAP). The engine's own arithmetic decides: an adapter of 31 cells
+    cannot hold one PDU (it was 33 cells: 1496 + 40 + 8 LLC/SNAP + 8 trailer)."""
+    pdu = ut_ct.load_data()["pdu_bytes"]
+    assert pdu == 1536 and ut_ct.pdu_cells(pdu) == 32 and ut_ct.segment_bytes(pdu) == 1488
+    names = [n for n, _ in ccsim.list_presets() if n.startswith("ut-ct/")]
+    assert len(names) == 30
+    for name in names:
+        s = ccsim.resolve(name)
+        assert s["defaults"]["tcp"]["mss"] == "1488B" and s["defaults"]["tcp"]["llc_snap"] is False, name
+        s["defaults"]["host_buffer"] = "31cells"
+        with pytest.raises(ccsim.ScenarioError, match=r"cannot hold one PDU of connection\[0\] \(32 cells\)"):
+            ccsim.run(s)
+
+
+def test_a_saturated_link_reads_eq6_at_segment_over_pdu():
+    """Eq. 6 divides by the line rate times Pkt_Size / (53 ceil(Pkt_Size/48)); with 32-cell PDUs on the
+    wire a link CT fills with greedy TCP reads MSS / PDU = 1488/1536 = 0.969 (33-cell PDUs read at most
+    1496/33/48 = 0.944)."""
+    s = greedy("ut-ct/two-node-case1-ct-bdp", "4s", "2s")
+    m = ut_ct.measure(ccsim.run(s, series=False).summary(), 2.0, 1536, [("SW1", "SW2")])
+    assert m["utilization"] == pytest.approx(1.0, abs=1e-6) and m["trunks"] == {"SW1->SW2": m["utilization"]}
+    assert m["goodput_eq6"] == pytest.approx(1488 / 1536, rel=2e-3)
+
+
+def test_a_row_resting_on_a_link_that_carried_nothing_has_no_verdict():
+    """Issue #37 item 6: a verdict needs traffic on every trunk of every configuration it rests on,
+    in every run; otherwise the row is not comparable, not counted, and says which link was idle."""
+    from ccsim.reproductions import verdicts as V
+
+    row = V.statement("UT's utilisation above CT's", "UT's performance is better in all cases", True, "3 of 3",
+                      V.tolerance("criterion", None, "higher mean utilisation"))
+    busy = {"maxmin-case1-ut": [{"trunks": {"SW1->SW2": 0.3, "SW2->SW3": 0.2}}]}
+    idle = {"maxmin-case1-ut": [{"trunks": {"SW1->SW2": 0.3, "SW2->SW3": 0.0}}]}
+    kept = ut_ct.gate(row, busy, ["maxmin-case1-ut"])
+    assert kept["verdict"] == "agrees" and kept["counted"] and kept["configurations"] == ["maxmin-case1-ut"]
+    gone = ut_ct.gate(row, idle, ["maxmin-case1-ut"])
+    assert gone["verdict"] == "not_comparable" and not gone["counted"] and gone["tolerance"] == row["tolerance"]
+    assert "maxmin-case1-ut, seed 1: SW2->SW3" in gone["note"] and gone["note"].endswith(row["note"])
+    assert V.counts([gone], True)["not_comparable"] == 1
+
+
 def test_bad_session_and_credit_settings_are_refused_by_field():
     s = ccsim.resolve("ut-ct/two-node-case1-ct-bdp")
     s["connection"][0]["sessions"] = {"burst": {"shape": 1.0}}
@@ -154,6 +198,24 @@ def test_quick_reproduction_contract_and_figures(quick):
     # quick mode runs one seed for 30 s: no spread to state a tolerance from, so nothing is counted there
     assert all(r["verdict"] == "not_comparable" and not r["counted"] and r["tolerance"] is None for r in sim)
     assert doc["counted"] == 0 and doc["not_comparable"] == 14
+
+
+def test_quick_verdicts_rest_on_links_that_carried_traffic(quick):
+    """Issue #37 item 6: every quick verdict (agrees or differs) rests on configurations every trunk of
+    which carried traffic in every run's window; the max-min configuration's quick runs keep the
+    full length, so Figs. 7 and 8 still get theirs (30 s left its L2 idle in all three cases)."""
+    out, _ = quick
+    rows = json.loads((out / "compared.json").read_text())
+    trunks = json.loads((out / "details.json").read_text())["trunk_utilization"]
+    judged = [r for r in rows if r["kind"] in ("simulated", "statement")]
+    assert len(judged) == 23 and all(r["configurations"] for r in judged)
+    for r in judged:
+        if r["verdict"] != "not_comparable":
+            idle = [(p, t) for p in r["configurations"] for run in trunks[p] for t, u in run.items() if not u > 0]
+            assert not idle, (r["quantity"], idle)
+    assert all(len(trunks[f"maxmin-case{c}-{k}"][0]) == 3 for c in (1, 2, 3) for k in ("ut", "ct-bdp"))
+    for start in ("Fig. 7", "Fig. 8"):
+        assert _row(rows, start)["verdict"] != "not_comparable", _row(rows, start)["note"]
 
 
 def _row(rows, start):

@@ -45,6 +45,21 @@ def test_a_row_without_a_tolerance_is_never_counted():
         V.check_rows([bad])
 
 
+def test_a_withheld_row_has_no_verdict_whatever_its_numbers():
+    """A row whose runs did not exercise what it measures (a link that carried nothing) is not
+    comparable and not counted; its tolerance, extra fields and note stay, behind the reason."""
+    r = V.quantity("q", 129.64, QUOTE, [129.0, 130.0], V.tolerance("rel", 0.1, "x"), note="n", configurations=["a"])
+    w = V.withheld(r, "Not comparable: link L2 carried nothing.")
+    assert r["verdict"] == "agrees" and w["verdict"] == "not_comparable" and not w["counted"]
+    assert w["tolerance"] == r["tolerance"] and w["configurations"] == ["a"] and w["kind"] == "simulated"
+    assert w["note"] == "Not comparable: link L2 carried nothing. n"
+    assert V.counts([r], False)["agree"] == 1 and V.counts([w], False) | {"headline": ""} == {
+        "agree": 0, "counted": 0, "statements_hold": 0, "statements": 0, "not_comparable": 1, "quick": False, "apart": 0,
+        "headline": ""}
+    with pytest.raises(ValueError):
+        V.withheld(r, " ")
+
+
 def test_the_papers_number_must_be_in_its_quote():
     with pytest.raises(ValueError, match="the paper's 129.6 is not in the quote"):
         V.quantity("q", 129.6, QUOTE, [1.0], V.tolerance("rel", 0.1, "x"))

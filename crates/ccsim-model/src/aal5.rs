@@ -42,6 +42,16 @@ mod tests {
         assert_eq!(pad(1536, false), 40);
     }
 
+    /// Seed 004's PDU "fixed to 1536 bytes" is the whole CPCS-PDU (docs/reproductions/ut-ct.md): a
+    /// 1488-byte segment, 40 header bytes and the 8-byte trailer, no LLC/SNAP, fill the 32 cells its
+    /// Eq. 6 counts (ceil(1536/48)) with no padding; a bare ACK fits one cell.
+    #[test]
+    fn seed_004_pdu_fills_32_cells() {
+        let ip = 1488 + crate::tcp::HEADER_BYTES;
+        assert_eq!((cells(ip, false), pad(ip, false), wire_bytes(ip, false)), (32, 0, 32 * 53));
+        assert_eq!(cells(crate::tcp::HEADER_BYTES, false), 1);
+    }
+
     #[test]
     fn efficiency_of_a_1024_byte_mss_is_84_percent() {
         let e = 1024.0 / wire_bytes(1064, true) as f64;

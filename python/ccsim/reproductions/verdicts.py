@@ -11,7 +11,8 @@ A reproduction compares ccsim with its seed row by row. A row is one seed *quant
   ``ccsim_ci``: the 95 % t-interval over the seeds ``[low, high]`` (null with one seed);
 - ``tolerance``: ``{"mode", "value", "reason"}`` (below), stated per row with its reason, or null;
 - ``verdict``: ``agrees``, ``differs`` or ``not_comparable`` (no tolerance can be stated: a
-  reconstruction the seed leaves open, a number the seed does not print);
+  reconstruction the seed leaves open, a number the seed does not print; or the runs did not
+  exercise what the row measures, ``withheld``: a link that carried no traffic);
 - ``counted``: whether the row is in the headline; ``kind``: ``simulated`` (a simulated
   quantity), ``statement`` (a qualitative claim, checked at the seed's own magnitude),
   ``arithmetic`` (the seed's own closed forms or max-min rates, redone without simulating) or
@@ -113,6 +114,17 @@ def statement(quantity: str, quote: str, holds: bool | None, ccsim: Any, tol: di
     verdict = "not_comparable" if holds is None or tol is None else ("agrees" if holds else "differs")
     value = _round(ccsim) if isinstance(ccsim, float) else ccsim
     return _row(quantity, paper, quote, value, ccsim_ci, tol, verdict, "statement", where, note, extra)
+
+
+def withheld(row: dict[str, Any], reason: str) -> dict[str, Any]:
+    """``row`` with no verdict, whatever its numbers say: the runs did not exercise what it measures
+    (a link that carried no traffic in the window). ``reason`` leads the note; the tolerance stays
+    shown, and the row is not counted."""
+    if not reason.strip():
+        raise ValueError("a withheld verdict states its reason")
+    extra = {k: v for k, v in row.items() if k not in (*FIELDS, "kind", "where")}
+    return _row(row["quantity"], row["paper"], row["quote"], row["ccsim"], row["ccsim_ci"], row["tolerance"], "not_comparable",
+                row.get("kind", "simulated"), row.get("where", ""), f"{reason} {row['note']}".strip(), extra)
 
 
 def _row(quantity: str, paper: Any, quote: str, ccsim: Any, ci: Any, tol: dict[str, Any] | None, verdict: str,
@@ -310,5 +322,5 @@ def _round(x: Any) -> Any:
 
 
 __all__ = ["VERDICTS", "KINDS", "MODES", "FIELDS", "QUICK_WARNING", "tolerance", "admits", "interval", "quantity",
-           "statement", "check_row", "check_rows", "counts", "write_compared", "summary", "html_rows", "sections",
+           "statement", "withheld", "check_row", "check_rows", "counts", "write_compared", "summary", "html_rows", "sections",
            "numbers_in", "tolerance_text", "reading", "readings_table"]
