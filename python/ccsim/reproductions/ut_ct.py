@@ -218,6 +218,10 @@ def run_all(data: dict[str, Any], quick: bool, workers: int, progress: bool) -> 
             for c in CASES]
     for (preset, _), runs in zip(jobs, r.run(jobs)):
         res[preset] = runs
+    # UT's other reading of r_A, with the counted reading's replications (Table III's rows show both).
+    jobs = [(f"two-node-case{c}-ut", CCR) for c in CASES]
+    for (preset, _), runs in zip(jobs, r.run(jobs)):
+        res[f"ccr:{preset}"] = runs
     # Sensitivity checks with fewer replications: the burst minimum read as bits (a light load), and
     # adapters that hold PDUs back instead of dropping them.
     extra = Runner(data, quick, workers, progress, reps=1 if quick else data["sensitivity_replications"])
@@ -246,8 +250,12 @@ def _short_of_target(offered: dict[int, float]) -> str:
     return (f"; the sessions of case{'s' if len(short) > 1 else ''} {', '.join(map(str, short))} offer less than 90 % of "
             "the link, so UT cannot reach its target there; a shortfall in another case is not explained by the load")
 # The [RECON] that every CT row rests on (issue #37 will change it): one credit loop per TCP connection.
-PER_CONNECTION = ("[RECON] CT's credit here is per connection (one Policy_Limit per TCP connection and hop), where the "
-                  "seed's CT is 'flow control per VP'; ")
+PER_VP = ("CT keeps credit per VP, as the seed did ('flow control per VP'): a case's sources share one allocation on the "
+          "switch 1 -> switch 2 hop; ")
+# UT's other reading of seed 004's "r_A(n) is the total ABR rate" [RECON]: the sum of the VCs' CCRs
+# instead of the measured arrival rate (docs/validation/ut-queue.md); the Table III rows show both.
+CCR = {"defaults.algorithm.r_a": "ccr"}
+CCR_LABEL = "r_A as the sum of the VCs' CCRs (r_a = \"ccr\")"
 
 
 def _vals(res: dict[str, Any], preset: str, key: str) -> list[float]:
@@ -331,14 +339,19 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         quote = f"{c} {mean!r} {mx}"
         for key, paper, col, what in (("mean_queue", mean, "Mean (cells)", "mean"), ("max_queue", mx, "Maximum (cells)", "maximum")):
             vals = _vals(res, f"two-node-case{c}-ut", key)
-            note = span + ("the sessions' sources are TCP-limited: UT's N_eff (measured input rate over the fair share) counts "
-                           "them as fractions of a source, so the active ones hold ACRs far above their share and windows "
-                           "released together overflow; greedy sources started apart give Table III's order "
-                           "(docs/validation/ut-queue.md). Open: the seed's 'total ABR rate' r_A read as the measured "
-                           "arrival rate [RECON].")
-            add([f"two-node-case{c}-ut"],
-                V.quantity(f"Table III, case {c}: UT's {what} queue at switch 1, cells", paper, quote, vals,
-                           one_run_tolerance(vals), where=f"Table III, row case {c}, column '{col}'", note=note))
+            note = span + ("[RECON] the seed's 'r_A(n) is the total ABR rate' read as the measured arrival rate (counted) and "
+                           "as the sum of the VCs' CCRs (readings). The sessions' sources are TCP-limited: read as arrivals, "
+                           "UT's N_eff counts them as fractions of a source, the active ones hold ACRs far above their share "
+                           "and windows released together overflow; read as CCRs, the queues fall several-fold but stay above "
+                           "Table III's and the utilisation below 90 % (docs/validation/ut-queue.md). Greedy sources started "
+                           "apart give Table III's order under both.")
+            row = V.quantity(f"Table III, case {c}: UT's {what} queue at switch 1, cells", paper, quote, vals,
+                             one_run_tolerance(vals), where=f"Table III, row case {c}, column '{col}'", note=note)
+            other = _vals(res, f"ccr:two-node-case{c}-ut", key)
+            if other:
+                row["readings"] = [V.reading(CCR_LABEL, V.quantity(row["quantity"], paper, quote, other, one_run_tolerance(other),
+                                                                   where=row["where"]))]
+            add([f"two-node-case{c}-ut"], row)
 
     # Case 6 with BDP buffers: retransmissions after timeouts over the whole 150 s run (TCP's counters
     # are not reset at the warm-up's end, as the seed's count covers the simulation time).
@@ -350,23 +363,27 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         add(["two-node-case6-ct-bdp"],
             V.quantity(f"Case 6, CT with BDP buffers: {what}", paper, quote6, vals,
                        None if quick else one_run_tolerance(vals), where="Section VI.A, 'BDP buffer sizes'",
-                       note=("quick mode: 30 s runs, not the seed's 150 s; " if quick else "") + PER_CONNECTION
+                       note=("quick mode: 30 s runs, not the seed's 150 s; " if quick else "") + PER_VP
                        + "the timeouts come from the 1 130-cell adapters dropping whole PDUs of a window up to 972 000 "
                        "bytes [RECON: the seed says neither drop nor block]; with blocking adapters nobody times out."))
 
     # The seed's statements, each at its own magnitude.
     util = {c: _mean(res, f"two-node-case{c}-ut", "utilization") for c in CASES}
     offered = {c: _mean(res, f"two-node-case{c}-ut", "offered_mbps") for c in CASES}
-    add(two(["ut"]), V.statement(
+    target = lambda u: V.statement(  # noqa: E731
         "UT reaches its 90 % target utilisation of switch 1's output (lowest case), %",
         "The target channel utilization of 90% was achieved with a mean queue length of less than 5 cells and a maximum "
-        "queue length of 750 cells (see table III).", None, 100 * min(util.values()),
+        "queue length of 750 cells (see table III).", None, 100 * min(u.values()),
         V.tolerance("at_least", 0.5 / 90, "the seed prints 90 % with two digits: 'achieved' is at least 89.5 % in every case"),
         paper=90, where="Section VI.A",
-        note="per case " + ", ".join(f"{c}: {100 * u:.1f} %" for c, u in util.items()) + "; offered by the sessions "
+        note="per case " + ", ".join(f"{c}: {100 * x:.1f} %" for c, x in u.items()) + "; offered by the sessions "
         + ", ".join(f"{c}: {o:.3g} Mb/s" for c, o in offered.items()) + " (a DS3 carries 40.7 Mb/s of cells, an OC-3 149.76"
         + _short_of_target(offered) + "; [RECON] the burst minimum read as 2 × 10^6 bytes; read as bits, every case offers "
-        "less). The queue part of the sentence is Table III's rows."))
+        "less). The queue part of the sentence is Table III's rows.")
+    row = target(util)
+    if all(_vals(res, f"ccr:two-node-case{c}-ut", "utilization") for c in CASES):
+        row["readings"] = [V.reading(CCR_LABEL, target({c: _mean(res, f"ccr:two-node-case{c}-ut", "utilization") for c in CASES}))]
+    add(two(["ut"]), row)
 
     low = {c: _mean(res, f"two-node-case{c}-ct-table3", "utilization") for c in (3, 4, 5, 6)}
     add(two(["ct-table3"], (3, 4, 5, 6)), V.statement(
@@ -375,8 +392,9 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         None, 100 * min(low.values()),
         V.tolerance("at_most", 0.5, "'as low as 1%', printed with one digit: at most 1.5 %, what still rounds to 1 %"),
         paper=1, where="Section VI.A",
-        note=PER_CONNECTION + "with a Table III allocation per connection, 10 or 100 loops of Table III's size share "
-        "the link, where one VP's loop of that size would starve it. Per case (UT beside): "
+        note=PER_VP + "one credit loop of Table III's size, whose credit returns N2 = 32 cells at a time (82 cells = 2 x 32 "
+        "+ 18: 64 cells per round trip and 18 per BSC, docs/models/credit.md), starves the long-delay links; per connection "
+        "(the Extended Control option) 10 or 100 such loops would share the link. Per case (UT beside): "
         + ", ".join(f"{c}: {100 * u:.1f} % (UT {100 * util[c]:.1f} %)" for c, u in low.items())
         + ". Allocations below N2 (24, 31 cells in cases 2, 4) are used verbatim: below N2 a receiver sends no BSU of its own "
         "and credit comes back only through the BSC, at most Policy_Limit cells per T_BSC (docs/models/credit.md)."))
@@ -393,7 +411,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         V.tolerance("criterion", None, f"'not very significant' read as within {close:.0%} of the larger value, for goodput "
                     "and for fairness, in every case (the seed's figures print no number)"),
         where="Section VI.A, Figs. 3a, 3b",
-        note=PER_CONNECTION + "UT/CT per case: " + "; ".join(f"{c}: goodput {gp[c][0]:.3f}/{gp[c][1]:.3f}, fairness {fr[c][0]:.2f}/{fr[c][1]:.2f}"
+        note=PER_VP + "UT/CT per case: " + "; ".join(f"{c}: goodput {gp[c][0]:.3f}/{gp[c][1]:.3f}, fairness {fr[c][0]:.2f}/{fr[c][1]:.2f}"
                                                         for c in CASES)
         + ". UT holds the bottleneck at its 90 % target while CT fills it; fairness uses demand-capped max-min shares [RECON]."))
 
@@ -413,8 +431,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         note=f"[RECON] 'memory' read as {MEMORY_KEYS[reading][1]} (data: readings.memory), the quantity the seed says Fig. 4 "
         "depicts. CT/UT per case: " + ", ".join(f"{c}: {f(v)}" for c, v in mem[reading].items())
         + f". The other reading, {MEMORY_KEYS[other][1]}: " + ", ".join(f"{c}: {f(v)}" for c, v in mem[other].items())
-        + f" ({'holds' if holds[other] else 'does not hold'}). " + PER_CONNECTION
-        + "a per-VP loop would bound CT's queue by one allocation instead of one per connection."))
+        + f" ({'holds' if holds[other] else 'does not hold'}). " + PER_VP.rstrip("; ") + "."))
 
     ctd = {c: (_mean(res, f"two-node-case{c}-ut", "ctd_mean_ms"), _mean(res, f"two-node-case{c}-ct-bdp", "ctd_mean_ms"),
                _mean(res, f"two-node-case{c}-ct-timeout", "ctd_mean_ms")) for c in CASES}
@@ -430,7 +447,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         where="Section VI.A, Fig. 5",
         note="UT, CT ms (one-way propagation) per case: " + "; ".join(
             f"{c}: {f(ctd[c][0])}, {f(ctd[c][1])} ({ONE_WAY_MS[c]:g})" for c in CASES)
-        + ". UT's CTD includes the adapter's pacing at ACR and three cell times. " + PER_CONNECTION.rstrip("; ") + "."))
+        + ". UT's CTD includes the adapter's pacing at ACR and three cell times. " + PER_VP.rstrip("; ") + "."))
 
     rt = {c: ctd[c][2] / ctd[c][0] for c in CASES}
     qd = {c: (ctd[c][2] - ONE_WAY_MS[c]) / max(ctd[c][0] - ONE_WAY_MS[c], 1e-9) for c in CASES}
@@ -444,7 +461,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         note="CT/UT per case: " + ", ".join(f"{c}: {f(v)}" for c, v in rt.items()) + "; the queueing delays alone (CTD − "
         "propagation): " + ", ".join(f"{c}: {f(v)}" for c, v in qd.items())
         + f". Policy_Limit found for cases 2, 4, 6: {', '.join(str(res['limits'][c]) for c in (2, 4, 6))} [RECON: one value on "
-        "every hop, by bisection]. " + PER_CONNECTION.rstrip("; ") + "."))
+        "every hop, by bisection]. " + PER_VP.rstrip("; ") + "."))
 
     keys = ("goodput_eq6", "fairness")
     same = {c: [(_mean(res, f"two-node-case{c}-ct-timeout", k), _mean(res, f"two-node-case{c}-ct-bdp", k)) for k in keys] for c in (2, 4, 6)}
@@ -457,7 +474,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         where="Section VI.A, 'Buffer sizes to avoid TCP timeouts'",
         note="timeout-avoiding/BDP per case: " + "; ".join(
             f"{c}: goodput {v[0][0]:.3f}/{v[0][1]:.3f}, fairness {v[1][0]:.2f}/{v[1][1]:.2f}" for c, v in same.items())
-        + ". " + PER_CONNECTION.rstrip("; ") + "."))
+        + ". " + PER_VP.rstrip("; ") + "."))
 
     mm = {c: [(_mean(res, f"maxmin-case{c}-ut", f"utilization_L{k}"), _mean(res, f"maxmin-case{c}-ct-bdp", f"utilization_L{k}"))
               for k in (1, 2, 3)] for c in MAXMIN}
@@ -471,7 +488,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         where="Section VI.B, Fig. 7",
         note="UT/CT per case: " + "; ".join(f"{c}: " + ", ".join(f"L{k + 1} {u:.3f}/{v:.3f}" for k, (u, v) in enumerate(mm[c]))
                                            for c in MAXMIN)
-        + ". UT's 90 % target leaves a tenth of each bottleneck idle where CT fills it. " + PER_CONNECTION.rstrip("; ") + "."))
+        + ". UT's 90 % target leaves a tenth of each bottleneck idle where CT fills it. " + PER_VP.rstrip("; ") + "."))
 
     mmd = {c: (_mean(res, f"maxmin-case{c}-ut", "ctd_mean_ms"), _mean(res, f"maxmin-case{c}-ct-bdp", "ctd_mean_ms")) for c in MAXMIN}
     mr = {c: v / u for c, (u, v) in mmd.items()}
@@ -483,7 +500,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
                     "(the same factor as 'much larger'; the seed prints no number)"),
         where="Section VI.B, Fig. 8",
         note="UT, CT ms per case: " + "; ".join(f"{c}: {f(u)}, {f(v)}" for c, (u, v) in mmd.items())
-        + ". " + PER_CONNECTION.rstrip("; ") + "."))
+        + ". " + PER_VP.rstrip("; ") + "."))
 
     out += inputs()
     return out
@@ -638,6 +655,8 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     cols = [("table", "table"), ("setting", "setting"), ("quantity", "quantity"), ("ccsim", "ccsim (mean)"), ("min", "min"), ("max", "max")]
     scols = [("reading", "reading"), ("case", "case"), ("quantity", "quantity"), ("UT", "UT"), ("CT", "CT, BDP buffers"), ("CT/UT", "CT/UT")]
     page = C.report_page(TITLE, intro, [*V.sections(compared),
+                                        ("UT's two readings of 'r_A(n) is the total ABR rate' [RECON]",
+                                         V.readings_table(compared, "counted reading (r_A as the measured arrival rate): ccsim, verdict")),
                                         ("Every measured value (the figures' numbers; not compared)", C.html_table(table, cols)),
                                         ("Other readings: the burst minimum in bits, blocking adapters (not compared)",
                                          C.html_table(checks, scols))], figures)
