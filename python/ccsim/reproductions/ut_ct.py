@@ -712,8 +712,9 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
                     "means over the seeds)")
     page = C.report_page(TITLE, intro, [*V.sections(compared),
                                         (sizing_title, C.html_table(sizing, SIZING_COLUMNS)),
-                                        ("The search's probes (seed 1; bisection between N2 and the BDP sizing's allocation "
-                                         "per connection and hop)", C.html_table(probes, PROBE_COLUMNS)),
+                                        ("The search's probes (seed 1; a bisection between N2 and the smallest Policy_Limit the "
+                                         "BDP sizing gives a hop, then N2 itself where nothing met the criterion)",
+                                         C.html_table(probes, PROBE_COLUMNS)),
                                         ("Every measured value (the figures' numbers; not compared)", C.html_table(table, cols)),
                                         ("Other readings: the burst minimum in bits, blocking adapters (not compared)",
                                          C.html_table(checks, scols))], figures)
