@@ -16,7 +16,7 @@ use crate::ids::VcId;
 use crate::delays::AckTimes;
 use crate::sessions::SessionSource;
 use crate::tcp::{Ack, Segment, TcpReceiver, TcpSender, HEADER_BYTES};
-use crate::timeout_cause::{TimeoutCause, Transmissions};
+use crate::timeout_cause::{Reclassify, TimeoutCause, Transmissions};
 use ccsim_engine::SimTime;
 use std::collections::VecDeque;
 
@@ -278,7 +278,7 @@ impl TcpEnds {
             self.ack_times.sent(seg.seq + seg.len as u64, now);
             let n = self.items(seg.wire_bytes());
             let id = self.data.push(n, seg);
-            self.txs.sent(id, seg.seq, seg.end());
+            self.txs.sent(id, seg.seq, seg.end(), now);
             self.stats.frames_sent += 1;
             self.frame_items(vc, CellKind::Data, id, n, seg.wire_bytes(), fwd);
         }
@@ -317,8 +317,10 @@ impl TcpEnds {
         let tagged = self.data_rx.tagged || cell.clp();
         let (frame, first, got, sent) = self.data_rx.on_cell(cell)?;
         // Frames skipped here lost cells on the way (noted where they were dropped already).
-        let txs = &mut self.txs;
-        match self.data.take(frame, |f, _| txs.data_lost(f)) {
+        let (txs, mut moved) = (&mut self.txs, 0);
+        let taken = self.data.take(frame, |f, _| moved += txs.data_lost(f, now));
+        self.reclassify(moved);
+        match taken {
             Some((n, seg)) if first == Some(frame) && got == n => {
                 self.stats.frames_delivered += 1;
                 let before = self.receiver.delivered;
@@ -334,7 +336,8 @@ impl TcpEnds {
             taken => {
                 // Cells of another frame ran into this one, or some of its own were lost.
                 if taken.is_some() {
-                    self.txs.data_lost(frame);
+                    let moved = self.txs.data_lost(frame, now);
+                    self.reclassify(moved);
                 }
                 self.stats.frames_corrupted += 1;
                 None
@@ -363,26 +366,34 @@ impl TcpEnds {
             }
             taken => {
                 if let Some((_, ack)) = taken {
-                    self.txs.ack_lost(ack.ack);
+                    let moved = self.txs.ack_lost(ack.ack, now);
+                    self.reclassify(moved);
                 }
                 self.stats.ack_frames_lost += 1;
             }
         }
     }
 
-    /// A cell (or packet) of this connection was dropped before reaching its end: in the
-    /// network, at a gateway or in the source adapter. Data and ACK frames are marked lost for
-    /// the cause of a later timeout (`crate::timeout_cause`); other cells do not matter here.
-    pub fn on_cell_dropped(&mut self, cell: &Cell) {
-        match cell.kind {
-            CellKind::Data => self.txs.data_lost(cell.frame),
-            CellKind::BwdData => {
-                if let Some(ack) = self.acks.peek(cell.frame) {
-                    self.txs.ack_lost(ack.ack);
-                }
-            }
-            _ => {}
-        }
+    /// A cell (or packet) of this connection was dropped at `now` before reaching its end: in
+    /// the network, at a gateway or in the source adapter. Data and ACK frames are marked lost for
+    /// the cause of a timeout (`crate::timeout_cause`); other cells do not matter here.
+    pub fn on_cell_dropped(&mut self, cell: &Cell, now: SimTime) {
+        let moved = match cell.kind {
+            CellKind::Data => self.txs.data_lost(cell.frame, now),
+            CellKind::BwdData => match self.acks.peek(cell.frame) {
+                Some(ack) => self.txs.ack_lost(ack.ack, now),
+                None => 0,
+            },
+            _ => 0,
+        };
+        self.reclassify(moved);
+    }
+
+    /// Timeouts counted without loss that a loss coming in late (windowed mode) shows to have
+    /// followed a drop.
+    fn reclassify(&mut self, moved: Reclassify) {
+        self.stats.timeouts_without_loss -= moved;
+        self.stats.timeouts_after_drop += moved;
     }
 
     /// An end's timer is due: at the source, the sender's retransmission timer and the
@@ -395,7 +406,7 @@ impl TcpEnds {
                 self.sender.on_timer(now, &mut self.segs);
                 if self.sender.stats().timeouts > timeouts {
                     // Classed before the retransmission is registered (`send_segments` below).
-                    match self.txs.cause(una) {
+                    match self.txs.cause(una, now) {
                         TimeoutCause::AfterDrop => self.stats.timeouts_after_drop += 1,
                         TimeoutCause::WithoutLoss => self.stats.timeouts_without_loss += 1,
                     }
