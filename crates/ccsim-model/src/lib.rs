@@ -16,6 +16,7 @@ pub mod port;
 pub mod sessions;
 pub mod tcp;
 pub mod tcp_host;
+pub mod timeout_cause;
 pub mod trace;
 pub mod vc_table;
 pub mod vbr;

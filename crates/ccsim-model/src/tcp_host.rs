@@ -16,6 +16,7 @@ use crate::ids::VcId;
 use crate::delays::AckTimes;
 use crate::sessions::SessionSource;
 use crate::tcp::{Ack, Segment, TcpReceiver, TcpSender, HEADER_BYTES};
+use crate::timeout_cause::{Reclassify, TimeoutCause, Transmissions};
 use ccsim_engine::SimTime;
 use std::collections::VecDeque;
 
@@ -41,18 +42,20 @@ impl<T: Copy> Sar<T> {
         id
     }
 
-    /// The frame `id` and its cell count; earlier frames never completed and are forgotten.
     /// What frame `id`, still in flight, carries.
     fn peek(&self, id: u16) -> Option<&T> {
         self.in_flight.iter().find(|(f, _, _)| *f == id).map(|(_, _, t)| t)
     }
 
-    fn take(&mut self, id: u16) -> Option<(u32, T)> {
+    /// The frame `id` and its cell count; earlier frames never completed (some of their cells
+    /// were lost): each is handed to `lost` and forgotten.
+    fn take(&mut self, id: u16, mut lost: impl FnMut(u16, &T)) -> Option<(u32, T)> {
         while let Some(&(f, n, item)) = self.in_flight.front() {
             self.in_flight.pop_front();
             if f == id {
                 return Some((n, item));
             }
+            lost(f, &item);
         }
         None
     }
@@ -102,6 +105,11 @@ pub struct HostStats {
     /// Cells of frames an ABR adapter dropped whole for want of room (they never entered the
     /// VC; CT's adapter is the access port, whose drops are the VC's).
     pub adapter_drops: u64,
+    /// The sender's timeouts by cause (`crate::timeout_cause`): after a data or ACK frame was
+    /// lost, or without loss (the timer shorter than the packet-to-ACK time). They add up to
+    /// the sender's `timeouts`.
+    pub timeouts_after_drop: u64,
+    pub timeouts_without_loss: u64,
 }
 
 /// TCP over ABR: the host's cells wait in the adapter and a TM 4.0 source paces them at ACR,
@@ -160,6 +168,8 @@ pub struct TcpEnds {
     acks: Sar<Ack>,
     ack_rx: Reassembly,
     segs: Vec<Segment>,
+    /// The data frames not yet acknowledged and what of them was lost: the cause of a timeout.
+    txs: Transmissions,
     /// Each end's timer event (`TcpEnd` indexes it): each end's events belong to its own host
     /// (the windowed mode).
     timers: [TimerSlot; 2],
@@ -189,6 +199,7 @@ impl TcpEnds {
             acks: Sar::new(),
             ack_rx: Reassembly::default(),
             segs: Vec::new(),
+            txs: Transmissions::default(),
             timers: [TimerSlot::default(); 2],
             stats: HostStats::default(),
             abr: None,
@@ -267,6 +278,7 @@ impl TcpEnds {
             self.ack_times.sent(seg.seq + seg.len as u64, now);
             let n = self.items(seg.wire_bytes());
             let id = self.data.push(n, seg);
+            self.txs.sent(id, seg.seq, seg.end(), now);
             self.stats.frames_sent += 1;
             self.frame_items(vc, CellKind::Data, id, n, seg.wire_bytes(), fwd);
         }
@@ -304,7 +316,11 @@ impl TcpEnds {
     pub fn on_data_cell(&mut self, now: SimTime, cell: &Cell, bwd: &mut Vec<Cell>) -> Option<Stamp> {
         let tagged = self.data_rx.tagged || cell.clp();
         let (frame, first, got, sent) = self.data_rx.on_cell(cell)?;
-        match self.data.take(frame) {
+        // Frames skipped here lost cells on the way (noted where they were dropped already).
+        let (txs, mut moved) = (&mut self.txs, 0);
+        let taken = self.data.take(frame, |f, _| moved += txs.data_lost(f, now));
+        self.reclassify(moved);
+        match taken {
             Some((n, seg)) if first == Some(frame) && got == n => {
                 self.stats.frames_delivered += 1;
                 let before = self.receiver.delivered;
@@ -317,7 +333,12 @@ impl TcpEnds {
                 }
                 Some(sent)
             }
-            _ => {
+            taken => {
+                // Cells of another frame ran into this one, or some of its own were lost.
+                if taken.is_some() {
+                    let moved = self.txs.data_lost(frame, now);
+                    self.reclassify(moved);
+                }
                 self.stats.frames_corrupted += 1;
                 None
             }
@@ -327,7 +348,9 @@ impl TcpEnds {
     /// An ACK cell reached the source host.
     pub fn on_ack_cell(&mut self, now: SimTime, cell: &Cell, fwd: &mut Vec<Cell>) {
         let Some((frame, first, got, _)) = self.ack_rx.on_cell(cell) else { return };
-        match self.acks.take(frame) {
+        // ACK frames skipped here lost cells on the way, each already noted where it was dropped
+        // (`on_cell_dropped`), when it was dropped.
+        match self.acks.take(frame, |_, _| {}) {
             Some((n, mut ack)) if first == Some(frame) && got == n => {
                 // A window cap written by an edge router (FIEWA, bytes in `er`): min(rwnd, cap).
                 if cell.er > 0.0 {
@@ -335,13 +358,42 @@ impl TcpEnds {
                 }
                 self.sender.on_ack(now, &ack, &mut self.segs);
                 self.ack_times.acked(self.sender.core.snd_una, now);
+                self.txs.acked(self.sender.core.snd_una);
                 if let Some(s) = self.sessions.as_mut() {
                     s.on_acked(now, self.sender.core.snd_una);
                 }
                 self.send_segments(now, cell.vc, fwd);
             }
-            _ => self.stats.ack_frames_lost += 1,
+            taken => {
+                if let Some((_, ack)) = taken {
+                    let moved = self.txs.ack_lost(ack.ack, now);
+                    self.reclassify(moved);
+                }
+                self.stats.ack_frames_lost += 1;
+            }
         }
+    }
+
+    /// A cell (or packet) of this connection was dropped at `now` before reaching its end: in
+    /// the network, at a gateway or in the source adapter. Data and ACK frames are marked lost for
+    /// the cause of a timeout (`crate::timeout_cause`); other cells do not matter here.
+    pub fn on_cell_dropped(&mut self, cell: &Cell, now: SimTime) {
+        let moved = match cell.kind {
+            CellKind::Data => self.txs.data_lost(cell.frame, now),
+            CellKind::BwdData => match self.acks.peek(cell.frame) {
+                Some(ack) => self.txs.ack_lost(ack.ack, now),
+                None => 0,
+            },
+            _ => 0,
+        };
+        self.reclassify(moved);
+    }
+
+    /// Timeouts counted without loss that a loss coming in late (windowed mode) shows to have
+    /// followed a drop.
+    fn reclassify(&mut self, moved: Reclassify) {
+        self.stats.timeouts_without_loss -= moved;
+        self.stats.timeouts_after_drop += moved;
     }
 
     /// An end's timer is due: at the source, the sender's retransmission timer and the
@@ -350,7 +402,19 @@ impl TcpEnds {
     pub fn on_timer(&mut self, end: TcpEnd, now: SimTime, vc: VcId, out: &mut Vec<Cell>) {
         match end {
             TcpEnd::Source => {
+                let (una, timeouts) = (self.sender.core.snd_una, self.sender.stats().timeouts);
                 self.sender.on_timer(now, &mut self.segs);
+                if self.sender.stats().timeouts > timeouts {
+                    // Classed before the retransmission is registered (`send_segments` below).
+                    match self.txs.cause(una, now) {
+                        TimeoutCause::AfterDrop => self.stats.timeouts_after_drop += 1,
+                        TimeoutCause::WithoutLoss => self.stats.timeouts_without_loss += 1,
+                    }
+                    debug_assert_eq!(
+                        self.stats.timeouts_after_drop + self.stats.timeouts_without_loss,
+                        self.sender.stats().timeouts
+                    );
+                }
                 if let Some(s) = self.sessions.as_mut().filter(|s| s.next_wake() <= now) {
                     let bytes = s.on_wake(now);
                     self.sender.write(now, bytes, &mut self.segs);

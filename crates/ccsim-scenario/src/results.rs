@@ -213,6 +213,9 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
                 // Every retransmission fast retransmit did not send: after a timeout (seed 004).
                 "timeout_retransmits": t.stats.retransmissions.saturating_sub(t.stats.fast_retransmits),
                 "timeouts": t.stats.timeouts,
+                // Where they come from (docs/models/tcp.md): the two add up to `timeouts`.
+                "timeouts_after_drop": t.host.timeouts_after_drop,
+                "timeouts_without_loss": t.host.timeouts_without_loss,
                 "drops": v.books.fwd_dropped + v.books.bwd_dropped + t.host.adapter_drops,
                 "frames_corrupted": t.host.frames_corrupted,
                 "ack_frames_lost": t.host.ack_frames_lost,

@@ -41,7 +41,8 @@ FIELDS = {
     "links": ("utilization", "rate_mbps"),
     "gateways": ("max_queue_cells", "mean_queue_cells", "mean_queue_delay_ms", "rn_sent", "qn_sent", "drops"),
     "connections": ("goodput_mbps", "max_goodput_mbps", "delivered_bytes", "segments_sent", "retransmits",
-                    "fast_retransmits", "timeouts", "drops", "frames_corrupted", "ack_frames_lost",
+                    "fast_retransmits", "timeouts", "timeouts_after_drop", "timeouts_without_loss", "drops",
+                    "frames_corrupted", "ack_frames_lost",
                     "delay_mean_ms", "delay_p99_ms", "jitter_ms",
                     # GFR connections only (NaN elsewhere)
                     "mcr_mbps", "target_mbps", "clp0_mbps", "clp01_mbps", "frames_tagged"),

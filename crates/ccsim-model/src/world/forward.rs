@@ -167,7 +167,7 @@ impl World {
         if self.trace.is_some() {
             self.trace_offered(p, &cell, now, TraceReason::Port(reason));
         }
-        self.vcs[cell.vc.index()].books.count_drop(&cell)
+        self.vcs[cell.vc.index()].count_drop(&cell, now)
     }
 
     /// Brings everything that is applied lazily up to `now` before anything reads the counters

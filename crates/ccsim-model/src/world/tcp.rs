@@ -127,6 +127,7 @@ impl World {
         if let Ends::Tcp(t) = &mut vc.ends {
             if t.abr.is_some() {
                 t.stats.adapter_drops += frame.len() as u64;
+                t.on_cell_dropped(&frame[0], self.now);
                 return;
             }
         }
@@ -134,7 +135,7 @@ impl World {
             let vc = &mut self.vcs[v.index()];
             vc.books.fwd_sent += 1;
             vc.books.data_sent += 1;
-            vc.books.count_drop(c);
+            vc.count_drop(c, self.now);
             self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
             if self.trace.is_some() {
                 let why = crate::trace::TraceReason::Port(crate::port::DropReason::FrameDiscard);

@@ -148,6 +148,15 @@ impl Vc {
         self.books.data_delivered += data as u64;
     }
 
+    /// A cell (or packet) of this VC was dropped at `now`, anywhere: its books, and a TCP
+    /// connection's note of what it lost (the cause of its timeouts, `crate::timeout_cause`).
+    pub(in crate::world) fn count_drop(&mut self, cell: &Cell, now: SimTime) {
+        self.books.count_drop(cell);
+        if let Ends::Tcp(t) = &mut self.ends {
+            t.on_cell_dropped(cell, now);
+        }
+    }
+
     /// Bytes delivered in order to the receiving application (TCP only).
     pub fn goodput_bytes(&self) -> u64 {
         self.tcp().map_or(0, |t| t.receiver.delivered)

@@ -75,11 +75,10 @@ impl World {
         if self.trace.is_some() {
             self.trace_gateway_entry(node, &packet, n);
         }
-        let books = &mut self.vcs[v.index()].books;
         if n == 0 {
-            books.count_drop(&packet);
-            return;
+            return self.vcs[v.index()].count_drop(&packet, now);
         }
+        let books = &mut self.vcs[v.index()].books;
         // The packet arrived; its n cells leave by the ABR connection.
         books.fwd_delivered += 1;
         books.data_delivered += 1;
