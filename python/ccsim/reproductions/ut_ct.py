@@ -438,7 +438,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
                            "apart give Table III's order under both.")
             row = V.quantity(f"Table III, case {c}: UT's {what} queue at switch 1, cells", paper, quote, vals,
                              one_run_tolerance(vals), where=f"Table III, row case {c}, column '{col}'", note=note)
-            other = _vals(res, f"ccr:two-node-case{c}-ut", key)
+            other = _vals(res, f"ccr:two-node-case{c}-ut", key) if f"ccr:two-node-case{c}-ut" in res else []
             if other:
                 row["readings"] = [V.reading(CCR_LABEL, V.quantity(row["quantity"], paper, quote, other, one_run_tolerance(other),
                                                                    where=row["where"]))]
@@ -479,7 +479,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
         + _short_of_target(offered) + "; [RECON] the burst minimum read as 2 × 10^6 bytes; read as bits, every case offers "
         "less). The queue part of the sentence is Table III's rows.")
     row = target(util)
-    if all(_vals(res, f"ccr:two-node-case{c}-ut", "utilization") for c in CASES):
+    if all(f"ccr:two-node-case{c}-ut" in res for c in CASES):
         row["readings"] = [V.reading(CCR_LABEL, target({c: _mean(res, f"ccr:two-node-case{c}-ut", "utilization") for c in CASES}))]
     add(two(["ut"]), row)
 
