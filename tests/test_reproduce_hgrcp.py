@@ -95,7 +95,8 @@ def test_details_fig6_series_and_quick_mode_has_fixed_lengths(quick):
 def _fake(data, scale):
     """A `run_all` result whose every printed quantity is the seed's number times `scale` (three
     identical seeds), and everything else a plausible constant."""
-    base = {hgrcp.MAX_Q: 300.0, hgrcp.MEAN_Q: 90.0, hgrcp.GOODPUT: 6.0, hgrcp.FAIRNESS: 1.0, hgrcp.DELAY: 7.0}
+    base = {hgrcp.MAX_Q: 300.0, hgrcp.MEAN_Q: 90.0, hgrcp.GOODPUT: 6.0, hgrcp.FAIRNESS: 1.0, hgrcp.DELAY: 7.0,
+            **{m: 80.0 for _, m in hgrcp.MEAN_Q_READINGS}}
 
     def point(**metrics):
         run = dict(base, **{k: v * scale for k, v in metrics.items()})
@@ -116,6 +117,8 @@ def _fake(data, scale):
         res[f"buffer-{kind}"] = [point(**({hgrcp.FAIRNESS: t8[kind][t8["buffers"].index(b)]} if b in t8["buffers"] else {}))
                                  for b in data["figures"]["buffers"]]
     res["mcr"] = [point() for _ in data["mcr_check"]["mcr"]]
+    # The ER switch's other reading: the same numbers (its rows are readings, never counted).
+    res["erica:table4"], res["erica:table5"] = res["table4"], res["table5"]
     return res
 
 
@@ -135,3 +138,17 @@ def test_a_tolerance_widens_by_the_seeds_spread_only():
     assert one["value"] == 0.5 and three["value"] > 0.5 and "half-width" in three["reason"]
     goodput = hgrcp._goodput_tol([6.0])
     assert goodput["mode"] == "rel" and goodput["value"] == pytest.approx(0.05) and "5 %" in goodput["reason"]
+
+
+def test_reconstructed_choices_carry_their_other_readings():
+    """Table 4's simulated rows and Table 5's carry the ER switch's other reading; every mean-queue row
+    the two other means; none of them is counted."""
+    data = hgrcp.load_data()
+    rows = hgrcp.compare(_fake(data, 1.0), data)
+    labels = {r["quantity"]: [x["reading"] for x in r.get("readings", [])] for r in rows}
+    assert labels["Table 4, T = 100 ms, K = 10: maximum queue, cells"] == [hgrcp.ERICA_LABEL]
+    assert labels["Table 5, Q = 20: mean queue, cells"] == [m for m, _ in hgrcp.MEAN_Q_READINGS] + [hgrcp.ERICA_LABEL]
+    assert labels["Table 6, W = 50 ms: mean queue, cells"] == [m for m, _ in hgrcp.MEAN_Q_READINGS]
+    # The readings' own numbers (80 cells, not the seed's) differ: the table marks the row.
+    assert all(x["verdict"] == "differs" for r in rows if "mean queue" in r["quantity"] for x in r.get("readings", [])
+               if x["reading"] != hgrcp.ERICA_LABEL)

@@ -429,7 +429,11 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
         "gateways": r.gateways.iter().map(|g| json!({
             "name": g.name,
             "max_queue_cells": g.max_queue,
+            // Three means of the ABR-SAP buffer (docs/models/hgrcp.md, "Queue statistics"): seen by
+            // arriving packets before and after their cells entered, and over time.
             "mean_queue_cells": g.mean_queue_seen,
+            "mean_queue_after_arrival_cells": g.mean_queue_left,
+            "time_mean_queue_cells": g.time_mean_queue,
             "mean_queue_delay_ms": g.mean_delay_s * 1e3,
             "rn_sent": g.rn_sent,
             "qn_sent": g.qn_sent,

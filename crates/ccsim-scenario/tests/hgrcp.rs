@@ -133,6 +133,66 @@ mod gateway {
         }
     }
 
+    /// Seed 000: "When the VBR source is silent … the ABR connection is allowed to transmit at the
+    /// PCR" (RIF = 1 with ER switches). With the presets' ER switch (ERICA+, a 100 % target) and no
+    /// VBR, the gateway's ACR is PCR within a few 60 ms round trips and stays there; ERICA at its
+    /// 0.95 target (the other reading) holds it at 0.95 × PCR, so the check can fail.
+    #[test]
+    fn with_the_vbr_source_off_the_gateway_reaches_pcr() {
+        let silent = |alg: &str| {
+            run("hgrcp/hgrcp-5", &[("background", serde_json::json!([])), ("defaults.algorithm", serde_json::json!({"type": alg})),
+                                   ("run.duration", Value::from("1.3s")), ("run.measure_from", Value::from("0.3s"))])
+        };
+        let pcr = 23_585.0 * 424.0 / 1e6;
+        let v = silent("erica_plus");
+        let s = &v["sources"][0];
+        assert_eq!(s["name"], "GWA ABR");
+        let (mean, last) = (s["acr_mbps"].as_f64().unwrap(), s["final_acr_mbps"].as_f64().unwrap());
+        assert!((last - pcr).abs() < 1e-6, "final ACR {last} Mb/s against PCR {pcr}");
+        assert!(mean > 0.999 * pcr, "ACR from 0.3 s (five round trips) {mean} Mb/s against PCR {pcr}");
+        let e = silent("erica");
+        let mean = e["sources"][0]["acr_mbps"].as_f64().unwrap();
+        assert!(mean < 0.951 * pcr, "ERICA's target keeps ACR at 0.95 PCR: {mean}");
+    }
+
+    /// The gateway's ABR connection carries its connections' cells: its row counts them (it sent
+    /// none of its own), and each connection's max-min reference is its share of the trunk's data
+    /// cells, not a share beside the trunk. With VBR at its mean (ON 100 ms of 500 at PCR − MCR) the
+    /// trunk has PCR − 0.2 (PCR − MCR) = 18 938 cells/s, 31 of each 32 of them data (Nrm = 32),
+    /// and a 1500-byte IP packet takes 32 cells: 18 938 · 31/32 / 32 · 1460 · 8 = 6.696 Mb/s of
+    /// goodput in all, shared equally.
+    #[test]
+    fn the_trunk_row_counts_what_it_carries_and_shares_it() {
+        let short = [("run.duration", Value::from("6s")), ("run.measure_from", Value::from("2s"))];
+        let v = run("hgrcp/hgrcp-5", &short);
+        let s = &v["sources"][0];
+        let (sent, received) = (s["cells_sent"].as_u64().unwrap(), s["cells_received"].as_u64().unwrap());
+        assert!(sent > 50_000 && received <= sent && sent - received < 2_000, "trunk sent {sent}, received {received}");
+        let rate = s["rate_mbps"].as_f64().unwrap();
+        let trunk = 23_585.0 - 0.2 * (23_585.0 - 350.0);
+        assert!((s["maxmin_mbps"].as_f64().unwrap() - trunk * 424.0 / 1e6).abs() < 1e-6, "{}", s["maxmin_mbps"]);
+        assert!(rate > 0.5 * trunk * 424.0 / 1e6 && rate <= trunk * 424.0 / 1e6 * 1.2, "trunk rate {rate}");
+        let total = trunk * 31.0 / 32.0 / 32.0 * 1460.0 * 8.0 / 1e6;
+        for c in v["connections"].as_array().unwrap() {
+            let m = c["max_goodput_mbps"].as_f64().unwrap();
+            assert!((m - total / 5.0).abs() < 1e-9, "{}: {m} against {}", c["name"], total / 5.0);
+        }
+    }
+
+    /// The three means of the ABR-SAP buffer: what a packet's arrival leaves is what it found plus
+    /// its own cells (32 per full-size packet; no packet is discarded with an unlimited buffer),
+    /// and the time average of a queue held at Q by the controller is near Q.
+    #[test]
+    fn the_three_mean_queues_agree_with_each_other() {
+        let v = run("hgrcp/hgrcp-5", &[("background", serde_json::json!([])), ("run.duration", Value::from("6s")),
+                                       ("run.measure_from", Value::from("2s"))]);
+        let g = gw(&v);
+        let (before, after, time) = (g["mean_queue_cells"].as_f64().unwrap(), g["mean_queue_after_arrival_cells"].as_f64().unwrap(),
+                                     g["time_mean_queue_cells"].as_f64().unwrap());
+        assert!((after - before - 32.0).abs() < 0.5, "after {after}, before {before}");
+        assert!((time - 100.0).abs() < 25.0, "time average {time}");
+    }
+
     #[test]
     fn bad_gateways_are_refused_by_field() {
         let text = std::fs::read_to_string(

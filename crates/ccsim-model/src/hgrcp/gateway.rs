@@ -22,6 +22,9 @@ pub struct GatewayStats {
     /// The sum of the occupancies (cells) seen by arriving packets, for their mean (the seed
     /// records the queue at every packet arrival).
     pub queue_seen_sum: u64,
+    /// The same after the packet's cells entered (unchanged for a discarded packet): the
+    /// occupancy its arrival leaves, which the maximum also reads.
+    pub queue_left_sum: u64,
     /// Rate and queue notifications sent.
     pub rn_sent: u64,
     pub qn_sent: u64,
@@ -101,6 +104,7 @@ impl Gateway {
         if self.capacity.is_some_and(|c| self.sap.len() as u32 + n > c) {
             self.stats.drops += 1;
             self.drops_run += 1;
+            self.stats.queue_left_sum += self.sap.len() as u64;
             return 0;
         }
         self.stats.packets_in += 1;
@@ -116,6 +120,7 @@ impl Gateway {
             self.sap.push_back(c);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.sap.len() as u32);
+        self.stats.queue_left_sum += self.sap.len() as u64;
         n
     }
 
@@ -171,15 +176,30 @@ impl Gateway {
         self.window_start = now;
     }
 
+    /// The time-average occupancy from `start` to `now`, cells (`None` over no time).
+    pub fn time_mean_queue(&self, now: SimTime, start: SimTime) -> Option<f64> {
+        let span = now.saturating_since(start).as_secs_f64();
+        // The occupancy since the last change counts up to `now`.
+        let area = self.stats.area + now.saturating_since(self.stats.since).as_ps() as u128 * self.sap.len() as u128;
+        (span > 0.0).then(|| area as f64 / (span * ccsim_engine::PS_PER_SEC as f64))
+    }
+
+    /// The mean occupancy seen by arriving packets, before their cells entered (`false`) or
+    /// after (`true`), cells (`None`: no packet arrived).
+    pub fn arrival_mean_queue(&self, after: bool) -> Option<f64> {
+        let arrivals = self.stats.packets_in + self.stats.drops;
+        let sum = if after { self.stats.queue_left_sum } else { self.stats.queue_seen_sum };
+        (arrivals > 0).then(|| sum as f64 / arrivals as f64)
+    }
+
     /// The mean delay of a cell in the buffer over the run so far, seconds (Little's law: the
     /// mean occupancy over the cells' throughput).
     pub fn mean_delay_s(&self, now: SimTime, start: SimTime) -> f64 {
         let span = now.saturating_since(start).as_secs_f64();
-        if span <= 0.0 || self.stats.cells_out == 0 {
-            return 0.0;
+        match self.time_mean_queue(now, start) {
+            Some(q) if self.stats.cells_out > 0 => q / (self.stats.cells_out as f64 / span),
+            _ => 0.0,
         }
-        let mean_q = self.stats.area as f64 / (span * ccsim_engine::PS_PER_SEC as f64);
-        mean_q / (self.stats.cells_out as f64 / span)
     }
 }
 

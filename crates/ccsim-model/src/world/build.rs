@@ -327,6 +327,7 @@ impl WorldBuilder {
             credit,
             ctd,
             delay: Default::default(),
+            carrier: None,
         });
         id
     }
@@ -402,6 +403,7 @@ impl WorldBuilder {
         w.index_inputs();
         w.drop_idle_schemes();
         w.mark_credit_trains();
+        w.mark_carriers();
         let mut initial = Vec::new();
         for (i, vc) in w.vcs.iter().enumerate() {
             let id = VcId(i as u32);

@@ -119,7 +119,9 @@ impl World {
             }
         }
         let active: Vec<usize> = active.into_iter().filter(|&i| self.vcs[i].background().is_none()).collect();
-        let flows: Vec<Flow> = active
+        // A gateway's trunk is one flow of the ATM network; the connections it carries share it.
+        let (carried, top): (Vec<usize>, Vec<usize>) = active.iter().partition(|&&i| self.vcs[i].carrier.is_some());
+        let flows: Vec<Flow> = top
             .iter()
             .map(|&i| {
                 let vc = &self.vcs[i];
@@ -128,10 +130,51 @@ impl World {
             .collect();
         let r = maxmin_rates(&caps, &flows);
         let mut out = vec![0.0; self.vcs.len()];
-        for (k, &i) in active.iter().enumerate() {
+        for (k, &i) in top.iter().enumerate() {
             out[i] = r[k];
         }
+        self.share_trunks(&caps, &carried, &mut out);
         out
+    }
+
+    /// The max-min rates of the connections gateway trunks carry (`carried`), given each trunk's
+    /// own rate in `out`: per trunk, its data cells (one cell in Nrm is its RM cell) become one more
+    /// link, shared max-min with the connections' ports outside the trunk. Rates are in 424-bit
+    /// units of each connection's own wire (its Ethernet frames), as for any TCP connection: a
+    /// trunk cell carries `wire bits per segment / (cells per segment · 424)` of them. Connections
+    /// of one trunk with different segment sizes share it at their mean conversion [approximation].
+    fn share_trunks(&self, caps: &[f64], carried: &[usize], out: &mut [f64]) {
+        let mut trunks: Vec<crate::ids::VcId> = carried.iter().filter_map(|&i| self.vcs[i].carrier).collect();
+        trunks.sort_unstable();
+        trunks.dedup();
+        for t in trunks {
+            let members: Vec<usize> = carried.iter().copied().filter(|&i| self.vcs[i].carrier == Some(t)).collect();
+            let trunk = &self.vcs[t.index()];
+            let nrm = trunk.abr_source().map_or(32, |s| s.params().nrm).max(2) as f64;
+            let units_per_cell = members
+                .iter()
+                .filter_map(|&i| self.vcs[i].tcp())
+                .map(|e| {
+                    let cells = crate::aal5::cells(e.sender.core.cfg.smss + crate::tcp::HEADER_BYTES, true);
+                    e.wire_bits_per_segment() as f64 / (cells as f64 * crate::cell::CELL_BITS as f64)
+                })
+                .sum::<f64>()
+                / members.len() as f64;
+            let mut link_caps = caps.to_vec();
+            link_caps.push(out[t.index()] * (nrm - 1.0) / nrm * units_per_cell);
+            let virtual_link = link_caps.len() - 1;
+            let flows: Vec<Flow> = members
+                .iter()
+                .map(|&i| {
+                    let vc = &self.vcs[i];
+                    let links = vc.fwd_ports.iter().map(|p| p.index()).filter(|p| !trunk.fwd_ports.iter().any(|q| q.index() == *p));
+                    Flow { links: links.chain([virtual_link]).collect(), demand: vc.demand() }
+                })
+                .collect();
+            for (k, r) in maxmin_rates(&link_caps, &flows).into_iter().enumerate() {
+                out[members[k]] = r;
+            }
+        }
     }
 
     /// Per VC, the rate a GFR contract entitles it to, cells/s (0 for VCs without one): its MCR
@@ -261,11 +304,9 @@ impl World {
             .map(|gw| GatewayReport {
                 name: gw.name.clone(),
                 max_queue: gw.stats.max_queue,
-                mean_queue_seen: if gw.stats.packets_in + gw.stats.drops > 0 {
-                    gw.stats.queue_seen_sum as f64 / (gw.stats.packets_in + gw.stats.drops) as f64
-                } else {
-                    0.0
-                },
+                mean_queue_seen: gw.arrival_mean_queue(false).unwrap_or(0.0),
+                mean_queue_left: gw.arrival_mean_queue(true),
+                time_mean_queue: gw.time_mean_queue(now, gw.stats_since()),
                 mean_delay_s: gw.mean_delay_s(now, gw.stats_since()),
                 rn_sent: gw.stats.rn_sent,
                 qn_sent: gw.stats.qn_sent,
@@ -368,8 +409,13 @@ pub struct GatewayReport {
     pub name: String,
     /// Largest ABR-SAP buffer occupancy, cells.
     pub max_queue: u32,
-    /// Mean occupancy seen by arriving packets (the seed records it at each arrival), cells.
+    /// Mean occupancy seen by arriving packets before their cells entered, cells.
     pub mean_queue_seen: f64,
+    /// Mean occupancy each arriving packet left behind (its own cells included), cells: the
+    /// seed's "queue length … recorded at the arrival of an IP packet" as its maximum reads it.
+    pub mean_queue_left: Option<f64>,
+    /// Time-average occupancy over the window, cells.
+    pub time_mean_queue: Option<f64>,
     /// Mean time a cell waits in the buffer, seconds (Little's law over the run).
     pub mean_delay_s: f64,
     /// Notifications sent and packets discarded whole, over the whole run (the queue's numbers

@@ -6,7 +6,7 @@
 
 use crate::abr::{AbrDestination, AbrSource};
 use crate::cell::{Cell, CellKind};
-use crate::ids::PortId;
+use crate::ids::{PortId, VcId};
 use crate::ip::AnyEdge;
 use crate::policer::AnyPolicer;
 use crate::tcp_host::TcpEnds;
@@ -81,6 +81,9 @@ pub struct Vc {
     /// End-to-end delays of the units it delivered in the window: data cells, or a TCP
     /// connection's segments (`crate::delays::FlowDelay`).
     pub delay: crate::delays::FlowDelay,
+    /// The gateway's ABR connection (HG-RCP trunk) that carries this connection's cells across the
+    /// ATM network, if one does (`World::mark_carriers`).
+    pub carrier: Option<VcId>,
 }
 
 impl Vc {

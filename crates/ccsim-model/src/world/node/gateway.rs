@@ -43,6 +43,20 @@ impl World {
         }
     }
 
+    /// Which gateway trunk carries each connection: the one whose first port (the gateway's ATM
+    /// output) the connection's route crosses. Trunks carry no data cells of their own, so their
+    /// rows count what they carry (`pace_trunk`, `leave_abr`) and the max-min reference shares a
+    /// trunk among its connections (`World::maxmin_rates`).
+    pub(in crate::world) fn mark_carriers(&mut self) {
+        let trunks: Vec<(VcId, PortId)> = self.gateways.iter().filter_map(|g| g.trunk).map(|t| (t, self.vcs[t.index()].fwd_ports[0])).collect();
+        if trunks.is_empty() {
+            return;
+        }
+        for vc in self.vcs.iter_mut().filter(|v| !v.is_trunk() && v.background().is_none()) {
+            vc.carrier = trunks.iter().find(|(_, p)| vc.fwd_ports.contains(p)).map(|&(t, _)| t);
+        }
+    }
+
     /// A packet arrived at a gateway's LAN hub over port `p`: notifications from the gateway reach
     /// the hosts; everything else passes as at a router.
     pub(in crate::world) fn at_lan(&mut self, p: PortId, cell: Cell) {
@@ -100,9 +114,14 @@ impl World {
             let packet = rebuilt.and_then(|(p, _)| p);
             self.trace_gateway_exit(node, &cell, packet.as_ref());
         }
+        let vc = &mut self.vcs[cell.vc.index()];
+        let carrier = vc.carrier;
+        vc.books.fwd_delivered += 1;
+        vc.books.data_delivered += 1;
+        if let Some(t) = carrier {
+            self.vcs[t.index()].books.data_delivered += 1;
+        }
         let books = &mut self.vcs[cell.vc.index()].books;
-        books.fwd_delivered += 1;
-        books.data_delivered += 1;
         if let Some((Some(packet), _)) = rebuilt {
             books.fwd_sent += 1;
             books.data_sent += 1;
@@ -122,6 +141,8 @@ impl World {
         match cell {
             Some(c) if c.kind == CellKind::Data => {
                 if let Some(c) = self.gateways[g].take(self.now) {
+                    // The trunk's own books count the data cells it carries (its row's rate).
+                    self.vcs[v.index()].books.data_sent += 1;
                     self.pass_forward(c.hop as usize, c);
                 }
             }
