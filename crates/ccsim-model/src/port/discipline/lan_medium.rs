@@ -8,7 +8,9 @@
 //! every packet not yet on the wire. Had the hosts released their packets into a shared FIFO
 //! instead, a burst of high rates would sit in that FIFO and reach the gateway whatever rate
 //! followed: the zero-loss bound (Eq. 14) assumes the gateway receives at most the LAN's rate.
-//! Among hosts with a packet ready the medium goes round robin (no collisions) [RECON].
+//! Among hosts with a packet ready the medium goes round robin (no collisions) [RECON], or, as
+//! a half-duplex CSMA/CD segment (`csma_cd.rs`), to whichever station wins the contention; the
+//! gateway is then one more station, whose frames toward the hosts share the medium.
 //!
 //! The pacer charges each packet the ATM cells it will take behind the gateway (its IP length
 //! plus LLC/SNAP and the AAL5 trailer, in 48-byte payloads) and lets the host's next one go
@@ -17,9 +19,10 @@
 //! once; ER = 0 holds the managed queues until a positive RN. A held discipline: `next` says
 //! when the next packet is due (`Next::At`), or that the queues wait for an RN (`Next::Idle`).
 
+use super::csma_cd::{Arbitration, Contender, CsmaCd, CsmaStats};
 use super::{HeldOrder, Next};
 use crate::aal5;
-use crate::cell::{Cell, Flags};
+use crate::cell::{Cell, CellKind, Flags};
 use crate::ids::VcId;
 use ccsim_engine::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -66,6 +69,31 @@ pub struct LanMedium {
     rate: f64,
     /// Bytes of link framing in a packet's `size` above its IP length (Ethernet: 38).
     framing_bytes: u16,
+    /// A CSMA/CD segment's contention (`None`: round robin, no collisions).
+    csma: Option<Box<Csma>>,
+}
+
+/// A CSMA/CD medium's state beside the hosts' stations: the gateway's station and everyone's
+/// contention (index `stations.len()` is the gateway's).
+#[derive(Clone, Debug)]
+struct Csma {
+    cd: CsmaCd,
+    /// Frames from the gateway toward the hosts (ACKs on the sources' LAN, data on the
+    /// destinations', notifications): one FIFO, never paced.
+    gateway: VecDeque<Cell>,
+    who: Vec<Contender>,
+    /// Scratch: when each station's head frame may contend (kept to avoid allocating).
+    ready: Vec<Option<SimTime>>,
+    discarded: Vec<usize>,
+    /// Frames discarded after the attempt limit, for the port to drop (`take_discard`).
+    dropped: VecDeque<Cell>,
+}
+
+/// Whether a frame on a CSMA/CD medium comes from a host (else from the gateway). The builder
+/// puts the medium at hop 1 of a connection whose sources are on this LAN and at another hop
+/// of one whose destinations are: there a host sends forward frames, here backward ones.
+fn from_host(cell: &Cell) -> bool {
+    cell.kind != CellKind::Icmp && (cell.hop == 1) == cell.is_forward()
 }
 
 const NONE: u32 = u32::MAX;
@@ -74,7 +102,70 @@ impl LanMedium {
     /// `preloaded`: the hosts' Queue Mapping Tables know the destination; `rate`: the initial
     /// explicit rate (cells/s); `framing_bytes`: link framing counted in each packet's size.
     pub fn new(preloaded: bool, rate: f64, framing_bytes: u16) -> Self {
-        LanMedium { stations: Vec::new(), slot: Vec::new(), turn: 0, preloaded, rate, framing_bytes }
+        LanMedium { stations: Vec::new(), slot: Vec::new(), turn: 0, preloaded, rate, framing_bytes, csma: None }
+    }
+
+    /// As `new`, on a half-duplex CSMA/CD segment shared with the gateway (`csma_cd.rs`).
+    pub fn csma_cd(preloaded: bool, rate: f64, framing_bytes: u16, cd: CsmaCd) -> Self {
+        let csma = Csma { cd, gateway: VecDeque::new(), who: vec![Contender::default()], ready: Vec::new(), discarded: Vec::new(), dropped: VecDeque::new() };
+        LanMedium { csma: Some(Box::new(csma)), ..Self::new(preloaded, rate, framing_bytes) }
+    }
+
+    /// What the CSMA/CD medium has seen (`None`: round robin).
+    pub fn csma_stats(&self) -> Option<CsmaStats> {
+        self.csma.as_ref().map(|c| c.cd.stats)
+    }
+
+    /// A frame discarded after the attempt limit, not yet dropped by the port.
+    pub fn take_discard(&mut self) -> Option<Cell> {
+        self.csma.as_mut().and_then(|c| c.dropped.pop_front())
+    }
+
+    /// Station `i`'s head frame leaves its queues (default first, then the paced managed one).
+    fn pop(&mut self, i: usize, now: SimTime) -> Cell {
+        let s = &mut self.stations[i];
+        if let Some(p) = s.default.pop_front() {
+            return p;
+        }
+        let p = s.managed.pop_front().expect("a ready station has a frame");
+        let cells = self.charge(&p);
+        self.stations[i].last_release = Some((now, cells));
+        p
+    }
+
+    /// The free medium under CSMA/CD: the stations with a frame ready contend.
+    fn next_csma(&mut self, now: SimTime) -> Next {
+        let n = self.stations.len();
+        let rate = self.rate;
+        let mut c = self.csma.take().expect("a CSMA/CD medium");
+        // New hosts' stations take their places before the gateway's, which stays last.
+        while c.who.len() < n + 1 {
+            c.who.insert(c.who.len() - 1, Contender::default());
+        }
+        c.ready.clear();
+        for (s, w) in self.stations.iter().zip(&c.who) {
+            // A frame that has collided contends until it goes, whatever its pacer says now.
+            let committed = w.attempts > 0 && !(s.default.is_empty() && s.managed.is_empty());
+            c.ready.push(if committed { Some(SimTime::ZERO) } else { s.ready(rate) });
+        }
+        c.ready.push((!c.gateway.is_empty()).then_some(SimTime::ZERO));
+        c.discarded.clear();
+        let out = c.cd.arbitrate(now, &c.ready, &mut c.who, &mut c.discarded);
+        let next = match out {
+            Arbitration::Send(i) if i == n => Next::Cell(c.gateway.pop_front().expect("ready")),
+            Arbitration::Send(i) => Next::Cell(self.pop(i, now)),
+            Arbitration::At(t) => {
+                for k in 0..c.discarded.len() {
+                    let i = c.discarded[k];
+                    let frame = if i == n { c.gateway.pop_front().expect("contended") } else { self.pop(i, now) };
+                    c.dropped.push_back(frame);
+                }
+                Next::At(t)
+            }
+            Arbitration::Idle => Next::Idle,
+        };
+        self.csma = Some(c);
+        next
     }
 
     fn station(&mut self, vc: VcId) -> &mut Station {
@@ -129,6 +220,11 @@ impl HeldOrder for LanMedium {
     }
 
     fn hold(&mut self, mut cell: Cell) {
+        if let Some(c) = self.csma.as_mut() {
+            if !from_host(&cell) {
+                return c.gateway.push_back(cell);
+            }
+        }
         let s = self.station(cell.vc);
         if s.known && cell.is_forward() {
             cell.flags.set(Flags::QBIT, true);
@@ -139,6 +235,9 @@ impl HeldOrder for LanMedium {
     }
 
     fn next(&mut self, now: SimTime) -> Next {
+        if self.csma.is_some() {
+            return self.next_csma(now);
+        }
         let n = self.stations.len();
         let mut earliest: Option<SimTime> = None;
         for k in 0..n {
@@ -163,7 +262,8 @@ impl HeldOrder for LanMedium {
     }
 
     fn cells(&self) -> impl Iterator<Item = &Cell> {
-        self.stations.iter().flat_map(|s| s.default.iter().chain(s.managed.iter()))
+        let gateway = self.csma.iter().flat_map(|c| c.gateway.iter().chain(c.dropped.iter()));
+        self.stations.iter().flat_map(|s| s.default.iter().chain(s.managed.iter())).chain(gateway)
     }
 }
 
