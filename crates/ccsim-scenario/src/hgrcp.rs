@@ -44,6 +44,21 @@ pub struct LanSpec {
     /// How the hosts share the LAN.
     #[serde(default, skip_serializing_if = "LanMediumKind::is_round_robin")]
     pub medium: LanMediumKind,
+    /// Under `csma_cd`: whether the gateway's frames toward the hosts contend on the same
+    /// medium (`shared`, the default: a half-duplex segment) or go on a collision-free medium of
+    /// their own (`separate`: the seed's §4.1 reading, whose ACKs use no LAN bandwidth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway_frames: Option<GatewayFrames>,
+}
+
+/// Where a CSMA/CD LAN's gateway sends its frames toward the hosts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GatewayFrames {
+    /// On the hosts' medium, as one more station.
+    Shared,
+    /// On a collision-free medium of their own (one per direction).
+    Separate,
 }
 
 /// The LAN's medium access.
@@ -73,7 +88,7 @@ impl LanSpec {
 
 impl Default for LanSpec {
     fn default() -> Self {
-        LanSpec { rate: Self::rate(), delay: Duration::default(), medium: LanMediumKind::default() }
+        LanSpec { rate: Self::rate(), delay: Duration::default(), medium: LanMediumKind::default(), gateway_frames: None }
     }
 }
 
@@ -202,6 +217,8 @@ pub(crate) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
         if g.lan.medium == LanMediumKind::CsmaCd {
             check_csma(&p, &g.lan)?;
+        } else if g.lan.gateway_frames.is_some() {
+            return e(format!("{p}.lan.gateway_frames"), "only a csma_cd LAN has a choice: a round_robin LAN has one medium per direction".into());
         }
         let routes: Vec<(usize, &Vec<String>)> =
             s.connection.iter().enumerate().filter(|(_, c)| c.route.first() == Some(&g.name)).map(|(k, c)| (k, &c.route)).collect();
@@ -274,12 +291,13 @@ impl crate::build::Builder<'_> {
         let (rate, delay) = (spec.lan.rate.bps().round() as u64, spec.lan.delay.0);
         let preloaded = spec.control.as_ref().map(|c| c.preloaded_tables());
         let csma = spec.lan.medium == LanMediumKind::CsmaCd;
+        let shared = csma && spec.lan.gateway_frames != Some(GatewayFrames::Separate);
         let hub = self.b.add_node(hub_name.clone(), ccsim_model::NodeKind::Lan);
         self.nodes.insert(hub_name.clone(), hub);
         let gw = self.nodes[gateway];
         let link = format!("{gateway} LAN");
         let g = self.gateways[gateway];
-        if csma {
+        if shared {
             let rng = self.b.stream(self.b.n_ports() as u64, crate::build::STREAM_LAN_MEDIUM);
             let cd = CsmaCd::new(rate, delay, rng);
             // Silent on the managed queues until the first rate notification [RECON].
@@ -298,15 +316,23 @@ impl crate::build::Builder<'_> {
             let state = self.b.gateway_mut(g);
             state.lan_port = Some(down);
             state.shared_medium = Some(medium);
+            state.csma = Some(medium);
             if preloaded.is_some() {
                 state.medium = Some(medium);
             }
             return (hub, vec![medium, up], vec![medium, down]);
         }
+        let held = if csma {
+            // Only the hosts contend; the gateway's frames go by `down`.
+            let rng = self.b.stream(self.b.n_ports() as u64, crate::build::STREAM_LAN_MEDIUM);
+            Some(AnyHeldOrder::Lan(LanMedium::csma_cd(preloaded.unwrap_or(false), 0.0, ETHERNET_OVERHEAD_BYTES as u16, CsmaCd::new(rate, delay, rng))))
+        } else {
+            preloaded.map(|preloaded| AnyHeldOrder::Lan(LanMedium::new(preloaded, 0.0, ETHERNET_OVERHEAD_BYTES as u16)))
+        };
         let up = self.b.add_port(ccsim_model::PortSpec {
             packets: true,
             // Silent on the managed queues until the first rate notification [RECON].
-            held: preloaded.map(|preloaded| AnyHeldOrder::Lan(LanMedium::new(preloaded, 0.0, ETHERNET_OVERHEAD_BYTES as u16))),
+            held,
             ..ccsim_model::PortSpec::link(format!("{hub_name}->{gateway}"), link.clone(), hub, gw, rate, delay, self.s.defaults.host_buffer.0)
         });
         let down = self.host_port(format!("{gateway}->{hub_name}"), link, gw, hub, rate, delay, true);
@@ -314,6 +340,9 @@ impl crate::build::Builder<'_> {
         self.trunk.insert((gateway.to_string(), hub_name), down);
         self.b.attach_lan(hub, g);
         self.b.gateway_mut(g).lan_port = Some(down);
+        if csma {
+            self.b.gateway_mut(g).csma = Some(up);
+        }
         if preloaded.is_some() {
             self.b.gateway_mut(g).medium = Some(up);
         }

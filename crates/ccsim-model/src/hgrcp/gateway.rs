@@ -51,6 +51,8 @@ pub struct Gateway {
     /// and the port toward the gateway are then the hub's own short links). `None`: two
     /// collision-free media, one per direction.
     pub shared_medium: Option<PortId>,
+    /// The CSMA/CD medium its hosts contend on, shared or not (its statistics are reported).
+    pub csma: Option<PortId>,
     /// Hosts already sent a queue notification.
     pub told: Vec<VcId>,
     /// Far side: per connection, the cells since its last end-of-frame (first frame, count).
@@ -76,6 +78,7 @@ impl Gateway {
             lan_port: None,
             medium: None,
             shared_medium: None,
+            csma: None,
             told: Vec::new(),
             reassembly: Vec::new(),
             stats: GatewayStats::default(),

@@ -276,7 +276,7 @@ impl World {
                 rn_sent: gw.stats.rn_sent,
                 qn_sent: gw.stats.qn_sent,
                 drops: gw.drops_run,
-                lan: gw.shared_medium.and_then(|p| self.ports[p.index()].lan_medium()).and_then(|m| m.csma_stats()),
+                lan: gw.csma.and_then(|p| self.ports[p.index()].lan_medium()).and_then(|m| m.csma_stats()),
             })
             .collect();
         Report { window: (t0, now), vcs, ports, gateways, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }

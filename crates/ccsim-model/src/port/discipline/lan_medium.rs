@@ -368,4 +368,148 @@ mod tests {
         assert_eq!(m.next(t(0.0013)), Next::Idle, "the other three are held");
         assert_eq!(m.cells().count(), 3);
     }
+
+    /// CSMA/CD (`csma_cd.rs`): saturated hosts on a 10 Mb/s segment, driven as the port drives
+    /// the discipline (a frame that starts holds the medium for its wire time, 1538 byte times
+    /// for a 1500-byte IP packet: preamble and SFD 8, MAC frame 1518, gap 12).
+    mod csma {
+        use super::*;
+        use crate::port::discipline::csma_cd::{CsmaCd, CsmaStats};
+        use ccsim_engine::{RngStream, StreamKey};
+
+        const WIRE_BYTES: u64 = 1538;
+        /// A frame's time on the medium: 1538 × 8 bits at 10 Mb/s = 1.2304 ms.
+        const FRAME_PS: u64 = WIRE_BYTES * 8 * 100_000;
+        const BIT_PS: u64 = 100_000;
+
+        fn host_frame(vc: u32, n: u16) -> Cell {
+            let mut c = Cell::packet(VcId(vc), CellKind::Data, n, WIRE_BYTES as u16);
+            c.hop = 1;
+            c
+        }
+
+        struct Run {
+            /// Successful frames per station, and the order they went in.
+            frames: Vec<u64>,
+            order: Vec<u32>,
+            /// Per success: the wait after the previous frame ended, and the collisions in it.
+            waits: Vec<(u64, u64)>,
+            stats: CsmaStats,
+            end_ps: u64,
+        }
+
+        /// `n` hosts, each always with a frame to send, for `frames` successful frames.
+        fn saturate(n: u32, frames: usize, seed: u64) -> Run {
+            let rng = RngStream::new(StreamKey { seed, replication: 0, component: 0, purpose: 8 });
+            let mut m = LanMedium::csma_cd(false, 0.0, 38, CsmaCd::new(10_000_000, SimDuration::ZERO, rng));
+            for vc in 0..n {
+                m.hold(host_frame(vc, 0));
+            }
+            let mut run = Run { frames: vec![0; n as usize], order: Vec::new(), waits: Vec::new(), stats: CsmaStats::default(), end_ps: 0 };
+            let (mut now, mut free_since, mut collisions) = (0u64, 0u64, 0u64);
+            while run.order.len() < frames {
+                match m.next(SimTime::from_ps(now)) {
+                    Next::Cell(c) => {
+                        let stats = m.csma_stats().unwrap();
+                        run.waits.push((now - free_since, stats.collisions - collisions));
+                        collisions = stats.collisions;
+                        run.frames[c.vc.0 as usize] += 1;
+                        run.order.push(c.vc.0);
+                        m.hold(host_frame(c.vc.0, c.frame.wrapping_add(1)));
+                        now += FRAME_PS;
+                        free_since = now;
+                    }
+                    Next::At(t) => {
+                        assert!(t.as_ps() > now, "time moves on");
+                        now = t.as_ps();
+                    }
+                    Next::Idle => panic!("saturated hosts always have a frame"),
+                }
+                while let Some(lost) = m.take_discard() {
+                    m.hold(host_frame(lost.vc.0, lost.frame.wrapping_add(1)));
+                }
+            }
+            run.stats = m.csma_stats().unwrap();
+            run.end_ps = now;
+            run
+        }
+
+        /// One station never collides: back-to-back frames, so its IP throughput is
+        /// 10 Mb/s × 1500/1538 = 9.7529 Mb/s (MAC frames: 10 × 1518/1538 = 9.8700 Mb/s).
+        #[test]
+        fn a_single_station_gets_the_medium_minus_framing() {
+            let run = saturate(1, 8128, 1);
+            assert_eq!(run.stats.collisions, 0);
+            assert!(run.waits.iter().all(|&w| w == (0, 0)), "no gap between frames");
+            let ip_bps = 8128.0 * 1500.0 * 8.0 / (run.end_ps as f64 * 1e-12);
+            assert!((ip_bps - 10e6 * 1500.0 / 1538.0).abs() < 1e-6 * 10e6, "{ip_bps}");
+        }
+
+        /// Two saturated stations: every wait between frames is made of collisions (preamble
+        /// and jam, 96 bit times each) and the gaps after them (an inter-frame gap of 96, or
+        /// a whole number of 512-bit slots); after a success the two always collide again unless
+        /// the loser is still backing off. Ties in the first backoff have probability 1/2 and
+        /// later ones at most that, so a contention takes at most 2 collisions on average and the
+        /// throughput is at least 1230.4/(1230.4 + 2 × (9.6 + 51.2)) of the single station's.
+        /// The shares are equal in expectation (symmetric stations) but one station keeps the
+        /// medium for runs of frames (capture: the winner restarts its backoff at 0 while the
+        /// loser's range keeps doubling), longer on average than the 2 of a fair coin.
+        #[test]
+        fn two_saturated_stations_share_with_collisions_backoff_and_capture() {
+            let run = saturate(2, 40_000, 7);
+            let single = 10e6 * 1500.0 / 1538.0;
+            let thr = 40_000.0 * 1500.0 * 8.0 / (run.end_ps as f64 * 1e-12);
+            assert!(run.stats.collisions > 1000, "{:?}", run.stats);
+            let per_success = run.stats.collisions as f64 / 40_000.0;
+            assert!(per_success > 0.0 && per_success <= 2.0, "{per_success}");
+            assert!(thr < single, "{thr}");
+            assert!(thr >= single * 1230.4 / (1230.4 + 2.0 * (9.6 + 51.2)), "{thr}");
+            for &(wait, c) in &run.waits {
+                if c == 0 {
+                    assert_eq!(wait, 0, "1-persistent: the next frame starts as the medium frees");
+                    continue;
+                }
+                let bits = wait / BIT_PS;
+                assert_eq!(wait % BIT_PS, 0);
+                // c collisions of 96 bit times, then gaps of 96 (r = 0) or 512·r (r ≥ 1).
+                let rest = bits - 96 * c;
+                assert!((0..=c).any(|m| rest >= 96 * m && (rest - 96 * m) % 512 == 0 && (rest - 96 * m) / 512 + m >= c), "wait {bits} after {c}");
+            }
+            let share = run.frames[0] as f64 / 40_000.0;
+            assert!((0.3..=0.7).contains(&share), "{share}");
+            let runs = 1 + run.order.windows(2).filter(|w| w[0] != w[1]).count();
+            let mean_run = 40_000.0 / runs as f64;
+            assert!(mean_run > 3.0, "capture: mean run of {mean_run} frames");
+        }
+
+        /// Eight saturated stations with backoffs growing under capture: some frame meets its
+        /// 16th collision and is discarded, counted.
+        #[test]
+        fn excessive_collisions_discard_frames_and_count_them() {
+            let run = saturate(8, 40_000, 3);
+            assert!(run.stats.discards > 0, "{:?}", run.stats);
+        }
+
+        #[test]
+        fn the_same_seed_gives_the_same_run() {
+            let (a, b) = (saturate(3, 5000, 11), saturate(3, 5000, 11));
+            assert_eq!((a.order, a.stats, a.end_ps), (b.order, b.stats, b.end_ps));
+            assert_ne!(saturate(3, 5000, 12).order, saturate(3, 5000, 11).order);
+        }
+
+        /// The gateway's frames toward the hosts (here ACKs) contend as one more station.
+        #[test]
+        fn the_gateways_frames_contend_as_one_station() {
+            let rng = RngStream::new(StreamKey { seed: 1, replication: 0, component: 0, purpose: 8 });
+            let mut m = LanMedium::csma_cd(false, 0.0, 38, CsmaCd::new(10_000_000, SimDuration::ZERO, rng));
+            m.hold(host_frame(0, 0));
+            for vc in 0..2 {
+                let mut ack = Cell::packet(VcId(vc), CellKind::BwdData, 0, 84);
+                ack.hop = 1;
+                m.hold(ack);
+            }
+            assert!(matches!(m.next(SimTime::ZERO), Next::At(_)), "host and gateway collide");
+            assert_eq!(m.csma_stats().unwrap().collided_frames, 2, "two stations, not three");
+        }
+    }
 }
