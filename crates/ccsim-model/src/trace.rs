@@ -50,12 +50,24 @@ pub enum TraceReason {
     LinkLoss,
     /// An HG-RCP gateway's ABR-SAP buffer had no room for the packet.
     GatewayFull,
+    /// A CSMA/CD LAN discarded the frame after its 16th collision (attemptLimit).
+    ExcessiveCollisions,
 }
 
 impl TraceReason {
     /// Null, the port reasons in `DropReason::ALL` order, then the others.
-    pub const NAMES: [&'static str; 9] =
-        ["", "overflow", "selective", "frame_discard", "partial_discard", "early", "policed", "link_loss", "gateway_full"];
+    pub const NAMES: [&'static str; 10] = [
+        "",
+        "overflow",
+        "selective",
+        "frame_discard",
+        "partial_discard",
+        "early",
+        "policed",
+        "link_loss",
+        "gateway_full",
+        "excessive_collisions",
+    ];
 
     #[inline]
     pub fn code(self) -> u8 {
@@ -64,6 +76,7 @@ impl TraceReason {
             TraceReason::Port(r) => r.index() as u8 + 1,
             TraceReason::LinkLoss => DropReason::COUNT as u8 + 1,
             TraceReason::GatewayFull => DropReason::COUNT as u8 + 2,
+            TraceReason::ExcessiveCollisions => DropReason::COUNT as u8 + 3,
         }
     }
 }

@@ -30,6 +30,8 @@ const STREAM_SESSIONS: u64 = 5;
 const STREAM_LINK_LOSS: u64 = 6;
 /// A TCP sender's send delays (`tcp.overhead`), per connection.
 pub(crate) const STREAM_TCP_OVERHEAD: u64 = 7;
+/// A CSMA/CD LAN's backoff draws, per medium.
+pub(crate) const STREAM_LAN_MEDIUM: u64 = 8;
 
 /// The (source, destination) names of each member of a source group.
 pub fn member_names(s: &SourceSpec) -> Vec<(String, String)> {

@@ -31,15 +31,53 @@ pub struct GatewaySpec {
     pub control: Option<GatewayControlSpec>,
 }
 
-/// An Ethernet LAN [RECON: one full-duplex medium per direction, no collisions].
+/// An Ethernet LAN (docs/models/hgrcp.md, "LAN medium").
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LanSpec {
     #[serde(default = "LanSpec::rate")]
     pub rate: Rate,
-    /// One-way intranet propagation delay (the seed's Table 7: 0-0.5 ms).
+    /// One-way intranet propagation delay (the seed's Table 7: 0-0.5 ms); under `csma_cd` also
+    /// the propagation delay between any two stations.
     #[serde(default)]
     pub delay: Duration,
+    /// How the hosts share the LAN.
+    #[serde(default, skip_serializing_if = "LanMediumKind::is_round_robin")]
+    pub medium: LanMediumKind,
+    /// Under `csma_cd`: whether the gateway's frames toward the hosts contend on the same
+    /// medium (`shared`, the default: a half-duplex segment) or go on a collision-free medium of
+    /// their own (`separate`: the seed's §4.1 reading, whose ACKs use no LAN bandwidth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway_frames: Option<GatewayFrames>,
+}
+
+/// Where a CSMA/CD LAN's gateway sends its frames toward the hosts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GatewayFrames {
+    /// On the hosts' medium, as one more station.
+    Shared,
+    /// On a collision-free medium of their own (one per direction).
+    Separate,
+}
+
+/// The LAN's medium access.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LanMediumKind {
+    /// [RECON] One full-duplex medium per direction; hosts with a packet ready take turns, no
+    /// collisions.
+    #[default]
+    RoundRobin,
+    /// A half-duplex IEEE 802.3 segment: 1-persistent CSMA/CD with truncated binary exponential
+    /// backoff, the gateway one more station (both directions share it).
+    CsmaCd,
+}
+
+impl LanMediumKind {
+    fn is_round_robin(&self) -> bool {
+        *self == LanMediumKind::RoundRobin
+    }
 }
 
 impl LanSpec {
@@ -50,8 +88,37 @@ impl LanSpec {
 
 impl Default for LanSpec {
     fn default() -> Self {
-        LanSpec { rate: Self::rate(), delay: Duration::default() }
+        LanSpec { rate: Self::rate(), delay: Duration::default(), medium: LanMediumKind::default(), gateway_frames: None }
     }
+}
+
+/// Checks of a CSMA/CD LAN: its times are whole picoseconds per bit, it is not a gigabit LAN
+/// (half duplex there needs carrier extension), and a collision is detected within one slot:
+/// the round trip between two stations plus the jam fit in a slot time (IEEE 802.3 §4.2.3.2.3).
+fn check_csma(p: &str, lan: &LanSpec) -> Result<(), ScenarioError> {
+    use ccsim_model::port::discipline::csma_cd::{JAM_BITS, SLOT_BITS};
+    let e = |path: String, msg: String| Err(ScenarioError::new(path, msg));
+    let bps = lan.rate.bps();
+    let whole = bps.fract() == 0.0 && (ccsim_engine::PS_PER_SEC as f64 % bps) == 0.0;
+    if bps > 100e6 || !whole {
+        return e(
+            format!("{p}.lan.rate"),
+            format!("{bps} b/s: csma_cd scales IEEE 802.3's bit times (slot 512, gap 96, jam 32) to the rate; it takes a rate of at most 100 Mb/s whose bit time is a whole number of picoseconds (1, 10 or 100 Mb/s)"),
+        );
+    }
+    let bit_s = 1.0 / bps;
+    let limit = (SLOT_BITS - JAM_BITS) as f64 / 2.0 * bit_s;
+    if lan.delay.0.as_secs_f64() > limit {
+        return e(
+            format!("{p}.lan.delay"),
+            format!(
+                "{} s: on a CSMA/CD LAN the round trip between stations plus the jam must fit in one slot time (512 bit times), so the delay is at most {:.1} us at this rate",
+                lan.delay.0.as_secs_f64(),
+                limit * 1e6
+            ),
+        );
+    }
+    Ok(())
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -148,6 +215,11 @@ pub(crate) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if g.lan.rate.bps() < 1.0 {
             return e(format!("{p}.lan.rate"), "must be > 0".into());
         }
+        if g.lan.medium == LanMediumKind::CsmaCd {
+            check_csma(&p, &g.lan)?;
+        } else if g.lan.gateway_frames.is_some() {
+            return e(format!("{p}.lan.gateway_frames"), "only a csma_cd LAN has a choice: a round_robin LAN has one medium per direction".into());
+        }
         let routes: Vec<(usize, &Vec<String>)> =
             s.connection.iter().enumerate().filter(|(_, c)| c.route.first() == Some(&g.name)).map(|(k, c)| (k, &c.route)).collect();
         if let Some(ctl) = &g.control {
@@ -199,38 +271,82 @@ impl crate::build::Builder<'_> {
         self.s.gateway.iter().find(|g| g.name == name).expect("validated")
     }
 
-    /// A gateway's LAN: its hub node and the two media (hub -> gateway, gateway -> hub), made once.
-    /// Under HG-RCP the medium toward the gateway holds the hosts' paced outputs (its stations).
-    fn lan(&mut self, gateway: &str) -> (ccsim_model::NodeId, ccsim_model::PortId, ccsim_model::PortId) {
-        use ccsim_model::port::{AnyHeldOrder, LanMedium};
+    /// A gateway's LAN, made once: its hub node, the ports a frame from a host takes to the
+    /// gateway, and those a frame from the gateway takes to the hub (each in route order).
+    /// Round robin: two media, hub -> gateway (under HG-RCP it holds the hosts' paced outputs,
+    /// its stations) and gateway -> hub. CSMA/CD: one medium at the hub, both directions' frames
+    /// crossing it (its pipe returns to the hub), and short links between hub and gateway.
+    fn lan(&mut self, gateway: &str) -> (ccsim_model::NodeId, Vec<ccsim_model::PortId>, Vec<ccsim_model::PortId>) {
+        use ccsim_model::port::{AnyHeldOrder, CsmaCd, LanMedium};
         use ccsim_model::tcp_host::ETHERNET_OVERHEAD_BYTES;
         let hub_name = format!("{gateway}-lan");
         if let Some(&hub) = self.nodes.get(&hub_name) {
-            return (hub, self.trunk[&(hub_name.clone(), gateway.to_string())], self.trunk[&(gateway.to_string(), hub_name)]);
+            let (up, down) = (self.trunk[&(hub_name.clone(), gateway.to_string())], self.trunk[&(gateway.to_string(), hub_name.clone())]);
+            return match self.trunk.get(&(hub_name.clone(), hub_name)) {
+                Some(&medium) => (hub, vec![medium, up], vec![medium, down]),
+                None => (hub, vec![up], vec![down]),
+            };
         }
         let spec = self.gateway_spec(gateway);
         let (rate, delay) = (spec.lan.rate.bps().round() as u64, spec.lan.delay.0);
         let preloaded = spec.control.as_ref().map(|c| c.preloaded_tables());
+        let csma = spec.lan.medium == LanMediumKind::CsmaCd;
+        let shared = csma && spec.lan.gateway_frames != Some(GatewayFrames::Separate);
         let hub = self.b.add_node(hub_name.clone(), ccsim_model::NodeKind::Lan);
         self.nodes.insert(hub_name.clone(), hub);
         let gw = self.nodes[gateway];
         let link = format!("{gateway} LAN");
+        let g = self.gateways[gateway];
+        if shared {
+            let rng = self.b.stream(self.b.n_ports() as u64, crate::build::STREAM_LAN_MEDIUM);
+            let cd = CsmaCd::new(rate, delay, rng);
+            // Silent on the managed queues until the first rate notification [RECON].
+            let order = LanMedium::csma_cd(preloaded.unwrap_or(false), 0.0, ETHERNET_OVERHEAD_BYTES as u16, cd);
+            let medium = self.b.add_port(ccsim_model::PortSpec {
+                packets: true,
+                held: Some(AnyHeldOrder::Lan(order)),
+                ..ccsim_model::PortSpec::link(hub_name.clone(), link.clone(), hub, hub, rate, delay, self.s.defaults.host_buffer.0)
+            });
+            let up = self.host_port(format!("{hub_name}->{gateway}"), link.clone(), hub, gw, HOST_RATE_BPS, Default::default(), true);
+            let down = self.host_port(format!("{gateway}->{hub_name}"), link, gw, hub, HOST_RATE_BPS, Default::default(), true);
+            self.trunk.insert((hub_name.clone(), hub_name.clone()), medium);
+            self.trunk.insert((hub_name.clone(), gateway.to_string()), up);
+            self.trunk.insert((gateway.to_string(), hub_name), down);
+            self.b.attach_lan(hub, g);
+            let state = self.b.gateway_mut(g);
+            state.lan_port = Some(down);
+            state.shared_medium = Some(medium);
+            state.csma = Some(medium);
+            if preloaded.is_some() {
+                state.medium = Some(medium);
+            }
+            return (hub, vec![medium, up], vec![medium, down]);
+        }
+        let held = if csma {
+            // Only the hosts contend; the gateway's frames go by `down`.
+            let rng = self.b.stream(self.b.n_ports() as u64, crate::build::STREAM_LAN_MEDIUM);
+            Some(AnyHeldOrder::Lan(LanMedium::csma_cd(preloaded.unwrap_or(false), 0.0, ETHERNET_OVERHEAD_BYTES as u16, CsmaCd::new(rate, delay, rng))))
+        } else {
+            preloaded.map(|preloaded| AnyHeldOrder::Lan(LanMedium::new(preloaded, 0.0, ETHERNET_OVERHEAD_BYTES as u16)))
+        };
         let up = self.b.add_port(ccsim_model::PortSpec {
             packets: true,
             // Silent on the managed queues until the first rate notification [RECON].
-            held: preloaded.map(|preloaded| AnyHeldOrder::Lan(LanMedium::new(preloaded, 0.0, ETHERNET_OVERHEAD_BYTES as u16))),
+            held,
             ..ccsim_model::PortSpec::link(format!("{hub_name}->{gateway}"), link.clone(), hub, gw, rate, delay, self.s.defaults.host_buffer.0)
         });
         let down = self.host_port(format!("{gateway}->{hub_name}"), link, gw, hub, rate, delay, true);
         self.trunk.insert((hub_name.clone(), gateway.to_string()), up);
         self.trunk.insert((gateway.to_string(), hub_name), down);
-        let g = self.gateways[gateway];
         self.b.attach_lan(hub, g);
         self.b.gateway_mut(g).lan_port = Some(down);
+        if csma {
+            self.b.gateway_mut(g).csma = Some(up);
+        }
         if preloaded.is_some() {
             self.b.gateway_mut(g).medium = Some(up);
         }
-        (hub, up, down)
+        (hub, vec![up], vec![down])
     }
 
     /// The members of an intranet connection: host -> LAN (the host's paced output is a station
@@ -250,14 +366,19 @@ impl crate::build::Builder<'_> {
             let back = self.host_port(format!("{first}-lan->{name}"), format!("{name} NIC"), hub_a, host, HOST_RATE_BPS, Default::default(), true);
             let to_dest = self.host_port(format!("{last}-lan->{dest}"), format!("{dest} NIC"), hub_b, dhost, HOST_RATE_BPS, Default::default(), true);
             let from_dest = self.host_port(format!("{dest}->{last}-lan"), format!("{dest} NIC"), dhost, hub_b, HOST_RATE_BPS, Default::default(), true);
-            let mut fwd = vec![out, up_a];
-            let mut rev = vec![back, down_a];
+            // Port k of `rev` is the reverse of port k of `fwd` (a CSMA/CD medium is its own).
+            let mut fwd = vec![out];
+            let mut rev = vec![back];
+            fwd.extend(&up_a);
+            rev.extend(&down_a);
             for hop in c.route.windows(2) {
                 fwd.push(self.trunk[&(hop[0].clone(), hop[1].clone())]);
                 rev.push(self.trunk[&(hop[1].clone(), hop[0].clone())]);
             }
-            fwd.extend([down_b, to_dest]);
-            rev.extend([up_b, from_dest]);
+            fwd.extend(down_b.iter().rev());
+            rev.extend(up_b.iter().rev());
+            fwd.push(to_dest);
+            rev.push(from_dest);
             let mut rng = self.b.stream(self.b.n_vcs_added() as u64, crate::build::STREAM_CONNECTION);
             let start = crate::transport::member_start(c, k as u32, rng.uniform());
             let jitter = self.b.stream(self.b.n_vcs_added() as u64, crate::build::STREAM_TCP_OVERHEAD);

@@ -426,19 +426,32 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
         "conservation_ok": conservation_ok,
         "buffer_memory_cells": buffer_memory,
         "buffer_allocated_cells": if world.ports.iter().any(|p| p.credit().is_some()) { json!(allocated) } else { Value::Null },
-        "gateways": r.gateways.iter().map(|g| json!({
-            "name": g.name,
-            "max_queue_cells": g.max_queue,
-            // Three means of the ABR-SAP buffer (docs/models/hgrcp.md, "Queue statistics"): seen by
-            // arriving packets before and after their cells entered, and over time.
-            "mean_queue_cells": g.mean_queue_seen,
-            "mean_queue_after_arrival_cells": g.mean_queue_left,
-            "time_mean_queue_cells": g.time_mean_queue,
-            "mean_queue_delay_ms": g.mean_delay_s * 1e3,
-            "rn_sent": g.rn_sent,
-            "qn_sent": g.qn_sent,
-            "drops": g.drops,
-        })).collect::<Vec<_>>(),
+        "gateways": r.gateways.iter().map(|g| {
+            let mut row = json!({
+                "name": g.name,
+                "max_queue_cells": g.max_queue,
+                // Three means of the ABR-SAP buffer (docs/models/hgrcp.md, "Queue statistics"): seen
+                // by arriving packets before and after their cells entered, and over time.
+                "mean_queue_cells": g.mean_queue_seen,
+                "mean_queue_after_arrival_cells": g.mean_queue_left,
+                "time_mean_queue_cells": g.time_mean_queue,
+                "mean_queue_delay_ms": g.mean_delay_s * 1e3,
+                "rn_sent": g.rn_sent,
+                "qn_sent": g.qn_sent,
+                "drops": g.drops,
+            });
+            // A CSMA/CD LAN's contention over the whole run (a collision-free LAN has none).
+            if let Some(l) = g.lan {
+                row["lan"] = json!({
+                    "medium": "csma_cd",
+                    "frames": l.successes,
+                    "collisions": l.collisions,
+                    "collided_frames": l.collided_frames,
+                    "excessive_collision_drops": l.discards,
+                });
+            }
+            row
+        }).collect::<Vec<_>>(),
     });
     let Value::Object(small) = small else { unreachable!("an object") };
     let mut entries: Vec<(String, Raw)> = small.into_iter().map(|(k, v)| (k, Raw::of(&v))).collect();

@@ -50,6 +50,12 @@ pub struct Gateway {
     /// The LAN medium from the hub to this gateway: its stations are the paced outputs of the
     /// hosts whose connections enter the ATM network here.
     pub medium: Option<PortId>,
+    /// A half-duplex CSMA/CD LAN: the one medium both directions share (at the hub; `lan_port`
+    /// and the port toward the gateway are then the hub's own short links). `None`: two
+    /// collision-free media, one per direction.
+    pub shared_medium: Option<PortId>,
+    /// The CSMA/CD medium its hosts contend on, shared or not (its statistics are reported).
+    pub csma: Option<PortId>,
     /// Hosts already sent a queue notification.
     pub told: Vec<VcId>,
     /// Far side: per connection, the cells since its last end-of-frame (first frame, count).
@@ -74,6 +80,8 @@ impl Gateway {
             controller,
             lan_port: None,
             medium: None,
+            shared_medium: None,
+            csma: None,
             told: Vec::new(),
             reassembly: Vec::new(),
             stats: GatewayStats::default(),

@@ -72,6 +72,26 @@ impl World {
         if let Some(t) = next {
             self.schedule_departure(p, t);
         }
+        self.medium_discards(p);
+    }
+
+    /// Frames a CSMA/CD medium at port `p` discarded after their 16th collision (while choosing
+    /// what starts) are dropped from their VCs' books. Nothing on any other port.
+    #[inline]
+    pub(in crate::world) fn medium_discards(&mut self, p: PortId) {
+        let now = self.now;
+        while let Some(cell) = self.ports[p.index()].take_medium_discard(now) {
+            self.discarded_by_medium(p, cell, now);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn discarded_by_medium(&mut self, p: PortId, cell: Cell, now: SimTime) {
+        if self.trace.is_some() {
+            self.trace_port(crate::trace::TraceEvent::Drop, &cell, now, p, TraceReason::ExcessiveCollisions);
+        }
+        self.vcs[cell.vc.index()].count_drop(&cell, now)
     }
 
     /// A held port's next departure at `t` (its transmitter starts a cell): a credit port's first
@@ -92,6 +112,7 @@ impl World {
         if let Some(t) = port.kick(self.now) {
             self.schedule(t, Event::PortDeparture(p));
         }
+        self.medium_discards(p);
     }
 
     /// Offers a cell to port `p`.
@@ -154,6 +175,7 @@ impl World {
                 if let Some(t) = next {
                     self.schedule_departure(p, t);
                 }
+                self.medium_discards(p);
             }
             Err(reason) => self.refused(p, cell, now, reason),
         }

@@ -88,8 +88,14 @@ impl World {
                 }
             }
         }
-        // Port books: what the buffers dropped and the links lost is what the VCs lost.
-        let port_drops: u64 = self.ports.iter().map(|p| p.buffer.dropped_total() + p.loss.as_ref().map_or(0, |l| l.lost)).sum::<u64>()
+        // Port books: what the buffers dropped, the links lost and CSMA/CD media discarded after
+        // 16 collisions is what the VCs lost.
+        let medium_discards = |p: &crate::port::Port| p.lan_medium().and_then(|m| m.csma_stats()).map_or(0, |s| s.discards);
+        let port_drops: u64 = self
+            .ports
+            .iter()
+            .map(|p| p.buffer.dropped_total() + p.loss.as_ref().map_or(0, |l| l.lost) + medium_discards(p))
+            .sum::<u64>()
             + self.gateways.iter().map(|g| g.drops_run).sum::<u64>();
         let vc_drops: u64 = self.vcs.iter().map(|v| v.books.fwd_dropped + v.books.bwd_dropped).sum();
         if port_drops != vc_drops {
@@ -311,6 +317,7 @@ impl World {
                 rn_sent: gw.stats.rn_sent,
                 qn_sent: gw.stats.qn_sent,
                 drops: gw.drops_run,
+                lan: gw.csma.and_then(|p| self.ports[p.index()].lan_medium()).and_then(|m| m.csma_stats()),
             })
             .collect();
         Report { window: (t0, now), vcs, ports, gateways, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
@@ -423,6 +430,8 @@ pub struct GatewayReport {
     pub rn_sent: u64,
     pub qn_sent: u64,
     pub drops: u64,
+    /// Its CSMA/CD LAN's contention over the whole run (`None`: a collision-free LAN).
+    pub lan: Option<crate::port::CsmaStats>,
 }
 
 #[derive(Clone, Debug)]

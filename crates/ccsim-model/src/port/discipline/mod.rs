@@ -33,6 +33,7 @@
 //! and its arms below (docs/extending.md).
 
 mod credit;
+pub mod csma_cd;
 mod credit_train;
 mod fifo;
 mod held_fifo;
@@ -41,6 +42,7 @@ mod scfq;
 mod strict_priority;
 
 pub use credit::{Control, Credit, CreditParams, CreditStats};
+pub use csma_cd::{CsmaCd, CsmaStats};
 pub use credit_train::Train;
 pub use held_fifo::HeldFifo;
 pub use lan_medium::LanMedium;
@@ -219,6 +221,17 @@ impl Port {
         }
     }
 
+    /// The LAN medium this port is, if it is one.
+    pub fn lan_medium(&self) -> Option<&LanMedium> {
+        match &self.discipline {
+            AnyDiscipline::Held(h) => match &h.order {
+                AnyHeldOrder::Lan(p) => Some(p),
+                _ => None,
+            },
+            AnyDiscipline::Fifo => None,
+        }
+    }
+
     /// The hosts' pacers of an HG-RCP LAN medium, if this port is one.
     pub fn lan_medium_mut(&mut self) -> Option<&mut LanMedium> {
         match &mut self.discipline {
@@ -228,6 +241,15 @@ impl Port {
             },
             AnyDiscipline::Fifo => None,
         }
+    }
+
+    /// A frame this port's CSMA/CD medium discarded after the attempt limit: it leaves the
+    /// buffer's books (the caller counts the drop in its VC's books).
+    pub fn take_medium_discard(&mut self, now: SimTime) -> Option<Cell> {
+        let cell = self.lan_medium_mut()?.take_discard()?;
+        self.buffer.release(cell.vc, cell.clp());
+        self.queue.record(now, self.buffer.len());
+        Some(cell)
     }
 
     /// The credit control of a CT port, if it is one.

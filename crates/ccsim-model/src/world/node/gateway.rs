@@ -62,6 +62,10 @@ impl World {
     pub(in crate::world) fn at_lan(&mut self, p: PortId, cell: Cell) {
         if cell.kind == CellKind::Icmp {
             let g = self.node_gateway[self.ports[p.index()].to.index()] as usize;
+            // On a shared CSMA/CD medium a notification from the gateway contends for it first.
+            if let Some(medium) = self.gateways[g].shared_medium.filter(|&m| m != p) {
+                return self.enqueue(medium, cell);
+            }
             return self.icmp_arrived(g, cell);
         }
         self.at_router(cell)
@@ -197,7 +201,7 @@ impl World {
             if let Some(t) = self.ports[port.index()].kick(self.now) {
                 self.schedule(t, Event::PortDeparture(port));
             }
-            return;
+            return self.medium_discards(port);
         }
         if let Some(port) = self.gateways[g].medium {
             self.notify_rate(port, msg.er as f64);
