@@ -119,6 +119,7 @@ def _fake(data, scale):
     res["mcr"] = [point() for _ in data["mcr_check"]["mcr"]]
     # The ER switch's other reading: the same numbers (its rows are readings, never counted).
     res["erica:table4"], res["erica:table5"] = res["table4"], res["table5"]
+    res["csma:buffer-hgrcp"], res["csma:buffer-conventional"] = res["buffer-hgrcp"], res["buffer-conventional"]
     return res
 
 
@@ -149,6 +150,7 @@ def test_reconstructed_choices_carry_their_other_readings():
     assert labels["Table 4, T = 100 ms, K = 10: maximum queue, cells"] == [hgrcp.ERICA_LABEL]
     assert labels["Table 5, Q = 20: mean queue, cells"] == [m for m, _ in hgrcp.MEAN_Q_READINGS] + [hgrcp.ERICA_LABEL]
     assert labels["Table 6, W = 50 ms: mean queue, cells"] == [m for m, _ in hgrcp.MEAN_Q_READINGS]
+    assert labels["Table 8, buffer 800 cells, HG-RCP: Jain's fairness index over 8 connections"] == [hgrcp.CSMA_LABEL]
     # The readings' own numbers (80 cells, not the seed's) differ: the table marks the row.
     assert all(x["verdict"] == "differs" for r in rows if "mean queue" in r["quantity"] for x in r.get("readings", [])
                if x["reading"] != hgrcp.ERICA_LABEL)
