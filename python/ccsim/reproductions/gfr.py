@@ -440,17 +440,18 @@ def _listed(names: list[str]) -> str:
 def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any], data: dict[str, Any]) -> None:
     c = V.counts(rows, info["quick"])
     withheld = [r["quantity"] for r in rows if r["note"].startswith("Not decided in a quick run")]
-    quick = (f"{V.QUICK_WARNING} Rows whose quick verdict was measured to differ from the full run's are withheld here "
-             f"({_listed(withheld)}). " if info["quick"] else "")
+    quick = (f"{V.QUICK_WARNING} Verdicts (a row's, or one of its readings') measured to differ from the full run's are "
+             f"withheld here, in: {_listed(withheld)}. " if info["quick"] else "")
+    here = " in this quick run" if info["quick"] else ""
     intro = (quick
              + f"{c['headline'].removeprefix(V.QUICK_WARNING + ' ')}. {info['runs']} runs ({info['replications']} "
              f"independent seeds per preset, through the sweep machinery) in {info['wall_s']:.1f} s. ccsim's value is the "
              "mean over the seeds with its 95 % interval. A GFR guarantee is met when every VC's CLP0+1 goodput, averaged "
              "over the seeds, is at least 0.9 × its target (its MCR plus an MCR-weighted share of the unreserved capacity). "
              "Experiment B's buffer is not stated by the seed: every Experiment B and Table 1 row is counted at 12,000 cells "
-             "[RECON] and shows the seed's other size, 24,000 cells, as another reading. Verdicts that depend on the buffer: "
+             f"[RECON] and shows the seed's other size, 24,000 cells, as another reading. Verdicts that depend on the buffer{here}: "
              f"{_listed(depends_on(rows, data['buffer_24k']['label']))}. Table 1's rows 3 and 7 drop tagged frames from "
-             "0.5 × buffer [RECON] and show a second level; verdicts that depend on it: "
+             f"0.5 × buffer [RECON] and show a second level; verdicts that depend on it{here}: "
              f"{_listed(depends_on(rows, data['clp1_reading']['label']))}. docs/reproductions/gfr.md explains every "
              "difference.")
     readings = [("Other readings of reconstructed choices [RECON]", V.readings_table(rows))] if any(
