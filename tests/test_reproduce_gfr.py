@@ -1,4 +1,9 @@
-"""`ccsim reproduce gfr`: seed 001's Experiments A and B and Table 1 under the one verdict model, quick."""
+"""`ccsim reproduce gfr`: seed 001's Experiments A and B and Table 1 under the one verdict model, quick;
+the 24,000-cell twins are what their generator writes; quick verdicts measured to flip are withheld."""
+
+import importlib.util
+import json
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +20,9 @@ def quick(tmp_path_factory):
     return out, doc, rows
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
 def by_quantity(rows, start):
     found = [r for r in rows if r["quantity"].startswith(start)]
     assert len(found) == 1, (start, [r["quantity"] for r in found])
@@ -24,8 +32,11 @@ def by_quantity(rows, start):
 def test_one_json_object_with_the_contract_keys(quick):
     out, doc, rows = quick
     data = gfr.load_data()
-    # Every preset, and B2 once more with the seed's other buffer size.
-    assert doc["runs"] == (len(gfr.presets(data)) + 1) * data["quick_replications"]
+    # Every preset, the 24,000-cell twin of every Experiment B and Table 1 preset, and rows 3 and 7
+    # once more with the second level for tagged frames.
+    n = len(gfr.presets(data)) + len(gfr.twins(data)) + len(data["clp1_reading"]["presets"])
+    assert doc["runs"] == n * data["quick_replications"]
+    assert len(gfr.twins(data)) == 8
     assert (out / "details.json").exists() and (out / "runs.json").exists()
     html = (out / "index.html").read_text()
     assert V.QUICK_WARNING.split(":")[0] in html and "Table 1, row 5" in html
@@ -42,23 +53,31 @@ def test_table1_rows_in_the_seeds_order_with_the_seeds_rows_as_quotes(quick):
     # the lowest VC stays far below 0.9 of its target, as the seed says.
     for k in (1, 2, 4):
         assert table[k - 1]["verdict"] == "agrees" and table[k - 1]["ccsim"].startswith("No"), table[k - 1]
-    # Rows 3 and 7 (tagging without accounting) are not the seed's configurations while ccsim's EPD
-    # ignores the CLP bit (issue #38): shown, never counted. They run exactly as rows 1 and 5; when
-    # #38 lands this fails, and the rows must be compared again.
+    # Rows 3 and 7 (tagging without accounting) drop tagged frames first (issue #38): counted, with
+    # the second level for tagged frames and the 24,000-cell buffer as readings, and their runs are
+    # not rows 1's and 5's (no tagging) under another name.
+    out, _, _ = quick
+    runs = json.loads((out / "runs.json").read_text())
+    prints = {p: [r["fingerprint"] for r in runs if r["scenario"] == p] for p in {r["scenario"] for r in runs}}
     for k, same in ((3, 1), (7, 5)):
         r = table[k - 1]
-        assert r["verdict"] == "not_comparable" and not r["counted"] and "#38" in r["note"]
-        assert r["ccsim"] == table[same - 1]["ccsim"]
+        assert r["counted"] and r["verdict"] in ("agrees", "differs"), r
+        assert [x["reading"].split(" [")[0] for x in r["readings"]] == ["24,000 cells", "tagged frames refused from 3,000 cells (0.25 × buffer)"]
+        mine, theirs = prints[options[k - 1]["preset"]], prints[options[same - 1]["preset"]]
+        assert len(mine) == len(theirs) and not set(mine) & set(theirs)
 
 
-def test_b2_rows_show_both_readings_of_the_unstated_buffer(quick):
-    _, _, rows = quick
-    b2 = [r for r in rows if "gfr/unequal-b2" in r.get("scenarios", [])]
-    assert len(b2) == 3
-    for r in b2:
-        assert "[RECON]" in r["note"] and "24,000 cells instead" in r["note"]
-        (other,) = r["readings"]
-        assert other["reading"].startswith("24,000 cells") and other["verdict"] in ("agrees", "differs")
+def test_experiment_b_and_table1_rows_show_both_readings_of_the_unstated_buffer(quick):
+    _, doc, rows = quick
+    b = [r for r in rows if {"gfr/unequal-b1", "gfr/unequal-b2"} & set(r.get("scenarios", [])) or r["quantity"].startswith("Table 1")]
+    assert len(b) == 5 + 8
+    for r in b:
+        assert "[RECON]" in r["note"] and "24,000 cells instead" in r["note"], r["quantity"]
+        other = r["readings"][0]
+        assert other["reading"].startswith("24,000 cells") and other["verdict"] in ("agrees", "differs", "not_comparable")
+    # The summary names the rows whose verdict the buffer decides (none withheld among them).
+    withheld = {r["quantity"] for r in rows if r["verdict"] == "not_comparable"}
+    assert set(doc["depends_on_buffer"]) <= {r["quantity"] for r in b} - withheld
     # A work-conserving per-VC scheduler keeps the link full at either buffer size: "over 90%".
     eff = by_quantity(rows, "Experiment B2 (per-VC SCFQ, EPD, no tagging): total efficiency")
     assert eff["verdict"] == "agrees" and eff["readings"][0]["verdict"] == "agrees"
@@ -117,3 +136,49 @@ def test_measures_and_verdict_follow_their_definitions():
     assert not gfr.verdict([run]) and gfr.lowest_ratio([run]) == 0.5
     ok = {"connections": {"A": {"clp01_mbps": 0.95, "target_mbps": 1.0}}}
     assert gfr.verdict([ok]) and not gfr.verdict([ok, {"connections": {"A": {"clp01_mbps": 0.8, "target_mbps": 1.0}}}])
+
+
+def test_quick_verdicts_measured_to_flip_are_withheld_and_said(quick):
+    out, doc, rows = quick
+    flips = gfr.load_data()["quick"]["flips"]
+    assert flips, "the quick/full comparison is recorded"
+    for f in flips:
+        r = next(x for x in rows if x["quantity"].startswith(f["row"]))
+        assert r["note"].startswith("Not decided in a quick run"), r["quantity"]
+        if f["which"] == "counted":
+            assert r["verdict"] == "not_comparable" and not r["counted"]
+        else:
+            reading = next(x for x in r["readings"] if x["reading"].startswith(f["which"]))
+            assert reading["verdict"] == "not_comparable"
+    html = (out / "index.html").read_text()
+    assert "measured to differ from the full run" in html
+
+
+def test_the_quick_gate_withholds_only_what_was_measured_to_flip():
+    data = {"quick": {"measured": "a test", "flips": [
+        {"row": "Row A", "which": "counted", "quick": "1, agrees", "full": "2, differs"},
+        {"row": "Row B", "which": "24,000 cells", "quick": "No, differs", "full": "Yes, agrees"}]}}
+    tol = V.tolerance("abs", 0.5, "a test")
+    a = V.quantity("Row A: x", 1.0, "about 1", [1.0, 1.1], tol, note="n")
+    other = {"reading": "24,000 cells [RECON]", "ccsim": 3.0, "ccsim_ci": None, "verdict": "differs"}
+    b = V.quantity("Row B: x", 1.0, "about 1", [1.0, 1.1], tol, note="n", readings=[other])
+    c = V.quantity("Row C: x", 1.0, "about 1", [1.0, 1.1], tol, note="n")
+    ga, gb, gc = (gfr.quick_gate(r, data) for r in (a, b, c))
+    assert a["counted"] and ga["verdict"] == "not_comparable" and not ga["counted"] and "quick 1, agrees" in ga["note"]
+    assert gb["verdict"] == "agrees" and gb["counted"] and gb["readings"][0]["verdict"] == "not_comparable"
+    assert gb["note"].startswith("Not decided in a quick run") and gc == c
+    # A withheld reading is not a verdict the buffer decides.
+    assert gfr.depends_on([gb], "24,000 cells [RECON]") == [] and gfr.depends_on([b], "24,000 cells [RECON]") == ["Row B: x"]
+
+
+def test_the_24k_presets_are_what_the_generator_writes():
+    spec = importlib.util.spec_from_file_location("gen", ROOT / "scripts" / "make_gfr_24k_presets.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    want = gen.presets()
+    have = {p.name: p.read_text() for p in (ROOT / "python" / "ccsim" / "presets" / "gfr").glob("*-24k.toml")
+            if not p.name.startswith("equal-")}
+    assert have == want, "run scripts/make_gfr_24k_presets.py"
+    # Each twin is its preset at twice the buffer, thresholds in cells scaled with it.
+    twin = want["option-noacct-tag-fifo-24k.toml"]
+    assert 'buffer = "24000cells"' in twin and 'clp1_threshold = "12000cells"' in twin

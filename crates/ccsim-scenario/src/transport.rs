@@ -17,10 +17,15 @@ pub enum BufferPolicySpec {
     DropTail,
     /// Partial packet discard after an overflow.
     Ppd,
-    /// Early packet discard above `threshold` (default 0.9 × buffer [RECON]).
+    /// Early packet discard above `threshold` (default 0.9 × buffer [RECON]). With
+    /// `clp1_threshold` (at most `threshold`), frames whose first cell is tagged (CLP = 1) are
+    /// refused from that lower level up: seed 001's "preferential dropping of tagged frames".
+    /// Without it EPD is blind to the CLP bit.
     Epd {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         threshold: Option<Cells>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clp1_threshold: Option<Cells>,
     },
     /// Selective Drop: above `threshold`, frames of VCs over Z × their share are refused.
     SelectiveDrop {
@@ -70,7 +75,10 @@ impl BufferPolicySpec {
         match self {
             BufferPolicySpec::DropTail => AnyBufferPolicy::CellDropTail,
             BufferPolicySpec::Ppd => AnyBufferPolicy::Ppd,
-            BufferPolicySpec::Epd { threshold: t } => AnyBufferPolicy::Epd(Epd { threshold: threshold(*t, capacity) }),
+            BufferPolicySpec::Epd { threshold: t, clp1_threshold } => AnyBufferPolicy::Epd(Epd {
+                threshold: threshold(*t, capacity),
+                clp1_threshold: clp1_threshold.map(|c| c.0.clamp(1, capacity.max(1))),
+            }),
             BufferPolicySpec::SelectiveDrop { threshold: t, z } => {
                 AnyBufferPolicy::SelectiveDrop(SelectiveDrop { threshold: threshold(*t, capacity), z: *z })
             }

@@ -354,7 +354,15 @@ fn queue(p: &str, q: &crate::ip::QueueSpec) -> R {
 fn policy(p: &str, b: &BufferPolicySpec, capacity: u32) -> R {
     let (threshold, z) = match b {
         BufferPolicySpec::DropTail | BufferPolicySpec::Ppd => return Ok(()),
-        BufferPolicySpec::Epd { threshold } => (threshold, None),
+        BufferPolicySpec::Epd { threshold, clp1_threshold } => {
+            if let Some(r1) = clp1_threshold {
+                let r = threshold.map_or((capacity as u64 * 9 / 10) as u32, |t| t.0);
+                if r1.0 == 0 || r1.0 > r {
+                    return err(format!("{p}.clp1_threshold"), format!("must be between 1 and the threshold ({r} cells)"));
+                }
+            }
+            (threshold, None)
+        }
         BufferPolicySpec::SelectiveDrop { threshold, z } | BufferPolicySpec::Fba { threshold, z } => (threshold, Some(*z)),
         BufferPolicySpec::Wba { threshold, z, hard_threshold } => {
             if !(0.0..=1.0).contains(z) {

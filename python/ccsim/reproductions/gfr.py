@@ -1,12 +1,15 @@
 """Seed 001 (GFR design issues): minimum rate guarantees for UBR, its Experiments A and B and Table 1.
 
 Runs Experiment A (`gfr/equal-{15,50}-{12k,24k}`: equal allocations, Selective Drop, FIFO), Experiment
-B (`gfr/unequal-b1`: FIFO + WBA + F-GCRA tagging; `gfr/unequal-b2`: per-VC SCFQ, EPD, no tagging; B2
-also with the seed's other buffer size, B's buffer being a reconstruction) and the other six design
-options of Table 1 (`gfr/option-…`), each replicated through the sweep machinery (independent seeds),
-and judges every row under the one verdict model (verdicts.py): the seed's quantities, its statements
-(checked at its own magnitude), Table 1, and apart from them the seed's own arithmetic and the presets'
-inputs. The rows' quotes, numbers and tolerances live in ``data/gfr.toml``, not in code.
+B (`gfr/unequal-b1`: FIFO + WBA + F-GCRA tagging; `gfr/unequal-b2`: per-VC SCFQ, EPD, no tagging) and
+the other six design options of Table 1 (`gfr/option-…`; rows 3 and 7 drop tagged frames first), each
+replicated through the sweep machinery (independent seeds), and judges every row under the one verdict
+model (verdicts.py): the seed's quantities, its statements (checked at its own magnitude), Table 1, and
+apart from them the seed's own arithmetic and the presets' inputs. B's buffer is unstated: every B and
+Table 1 row is counted at 12,000 cells and shows the 24,000-cell twin (`…-24k`) as another reading;
+rows 3 and 7 also show a second level for tagged frames. Quick-mode verdicts measured to flip against
+the full run are withheld in a quick run. The rows' quotes, numbers and tolerances live in
+``data/gfr.toml``, not in code.
 """
 
 from __future__ import annotations
@@ -46,10 +49,34 @@ def presets(data: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def other_key(data: dict[str, Any]) -> str:
-    """The results key of the run with the seed's other buffer size (`gfr/unequal-b2@24000cells`)."""
-    o = data["other_buffer"]
-    return f"{o['preset']}@{o['buffer']}"
+def twin(preset: str, data: dict[str, Any]) -> str:
+    """The preset's 24,000-cell twin (`gfr/unequal-b2` -> `gfr/unequal-b2-24k`)."""
+    return preset + data["buffer_24k"]["suffix"]
+
+
+def twins(data: dict[str, Any]) -> list[str]:
+    """The twins of every preset a row with `other_reading` rests on, in the rows' order."""
+    rows = [r for k in ("quantity", "statement") for r in data[k]] + data["option"]
+    return list(dict.fromkeys(twin(p, data) for r in rows if r.get("other_reading")
+                              for p in r.get("presets", [r.get("preset")])))
+
+
+def clp1_key(preset: str, data: dict[str, Any]) -> str:
+    """The results key of `preset` run at the second level for tagged frames."""
+    return f"{preset}@clp1={data['clp1_reading']['threshold']}"
+
+
+def reading_runs(row: dict[str, Any], results: dict[str, list[dict[str, Any]]],
+                 data: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """A row's other readings, as (label, runs): its configuration with 24,000 cells, and (Table 1's
+    rows 3 and 7) with the second level for tagged frames."""
+    preset = row.get("preset") or row["presets"][0]
+    out = []
+    if row.get("other_reading") and twin(preset, data) in results:
+        out.append((data["buffer_24k"]["label"], results[twin(preset, data)]))
+    if clp1_key(preset, data) in results:
+        out.append((data["clp1_reading"]["label"], results[clp1_key(preset, data)]))
+    return out
 
 
 def connection_names(preset: str) -> list[str]:
@@ -64,15 +91,15 @@ def connection_names(preset: str) -> list[str]:
     return out
 
 
-def plan_of(preset: str, replications: int, quick: bool, buffer: str | None = None) -> dict[str, Any]:
-    """A sweep plan: the preset (with another buffer size if given), replicated, with every
-    connection's GFR numbers as metrics."""
+def plan_of(preset: str, replications: int, quick: bool, clp1: str | None = None) -> dict[str, Any]:
+    """A sweep plan: the preset (with another threshold for tagged frames if given), replicated,
+    with every connection's GFR numbers as metrics."""
     metrics = ["efficiency", "gfr_guarantee_met"]
     metrics += [f"connections[{n}].{f}" for n in connection_names(preset) for f in FIELDS]
     settings = dict(QUICK_SET) if quick else {}
-    if buffer:
-        settings["defaults.buffer"] = buffer
-    return {"name": f"gfr-{preset.split('/')[1]}" + (f"-{buffer}" if buffer else ""), "scenario": preset,
+    if clp1:
+        settings["defaults.buffer_policy.clp1_threshold"] = clp1
+    return {"name": f"gfr-{preset.split('/')[1]}" + (f"-clp1-{clp1}" if clp1 else ""), "scenario": preset,
             "replications": replications, "seed": 1, "metrics": metrics, "set": settings}
 
 
@@ -154,32 +181,24 @@ def quantity_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]
         if len(q["presets"]) > 1:
             note += " Per configuration: " + "; ".join(f"{p.split('/')[1]} {_mean_ci(list(v.values()))}"
                                                          for p, v in by.items()) + "."
+        others = [_as_reading(label, *V.interval(list(per_seed(runs, q["measure"], q.get("scale", 1.0)).values())),
+                              admits=(_tol(q["tolerance"]), q["paper"])) for label, runs in reading_runs(q, results, data)]
+        note += "".join(_reading_text(o) for o in others)
         rows.append(V.quantity(q["quantity"], q["paper"], q["quote"], values, _tol(q["tolerance"]), where=q["where"],
-                               note=note.strip(), scenarios=q["presets"]))
+                               note=note.strip(), scenarios=q["presets"], **({"readings": others} if others else {})))
     return rows
 
 
-def _other(s: dict[str, Any], results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) -> dict[str, Any] | None:
-    """A B2 statement at the seed's other buffer size: the value and what the verdict would be."""
-    key = other_key(data)
-    if not s.get("other_reading") or key not in results:
-        return None
-    values = list(per_seed(results[key], s["measure"], s.get("scale", 1.0)).values())
-    mean, ci = V.interval(values)
-    holds = V.admits(_tol(s["tolerance"]), mean, s["paper"])
-    return _as_reading(data, mean, ci, "agrees" if holds else "differs")
+def _as_reading(label: str, ccsim: Any, ci: Any, verdict: str | None = None,
+                admits: tuple[dict[str, Any], Any] | None = None) -> dict[str, Any]:
+    """Another reading of a row (verdicts.reading's shape): its value and the verdict it gives,
+    given or judged by the row's tolerance (``admits``: the tolerance and the seed's number)."""
+    if admits is not None:
+        verdict = "agrees" if V.admits(admits[0], ccsim, admits[1]) else "differs"
+    return {"reading": label, "ccsim": ccsim, "ccsim_ci": ci, "verdict": verdict}
 
 
-def _as_reading(data: dict[str, Any], ccsim: Any, ci: Any, verdict: str) -> dict[str, Any]:
-    """The other buffer size as a row's reading (verdicts.reading's shape)."""
-    cells = int(C.to_unit(data["other_buffer"]["buffer"], "cells"))
-    return {"reading": f"{cells:,} cells [RECON: the seed's other size]", "ccsim": ccsim, "ccsim_ci": ci,
-            "verdict": verdict}
-
-
-def _reading_text(o: dict[str, Any] | None) -> str:
-    if not o:
-        return ""
+def _reading_text(o: dict[str, Any]) -> str:
     ci = o["ccsim_ci"]
     value = o["ccsim"] if isinstance(o["ccsim"], str) else C.fmt(o["ccsim"])
     value += f" [{C.fmt(ci[0])}, {C.fmt(ci[1])}]" if ci else ""
@@ -198,11 +217,12 @@ def statement_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any
         if len(by) > 1:
             note += " Per configuration: " + "; ".join(f"{p.split('/')[1]} {_mean_ci(list(v.values()))}"
                                                          for p, v in by.items()) + "."
-        other = _other(s, results, data)
-        note += _reading_text(other)
+        others = [_as_reading(label, *V.interval(list(per_seed(runs, s["measure"], s.get("scale", 1.0)).values())),
+                              admits=(_tol(s["tolerance"]), s["paper"])) for label, runs in reading_runs(s, results, data)]
+        note += "".join(_reading_text(o) for o in others)
         rows.append(V.statement(s["quantity"], s["quote"], None, mean, _tol(s["tolerance"]), paper=s["paper"], ccsim_ci=ci,
                                 where=s["where"], note=note.strip(), scenarios=s["presets"], worst=worst,
-                                **({"readings": [other]} if other else {})))
+                                **({"readings": others} if others else {})))
     return rows
 
 
@@ -260,14 +280,12 @@ def table1_rows(results: dict[str, list[dict[str, Any]]], data: dict[str, Any]) 
             rows.append(V.statement(quantity, o["quote"], None, _outcome(runs), None, where=where,
                                     note=o["not_comparable"], scenarios=[o["preset"]], seed_says=o["paper"]))
             continue
-        other = None
-        if o.get("other_reading") and other_key(data) in results:
-            alt = results[other_key(data)]
-            other = _as_reading(data, _outcome(alt), None, "agrees" if verdict(alt) == (o["paper"] == "Yes") else "differs")
+        others = [_as_reading(label, _outcome(alt), None, "agrees" if verdict(alt) == (o["paper"] == "Yes") else "differs")
+                  for label, alt in reading_runs(o, results, data)]
         holds = verdict(runs) == (o["paper"] == "Yes")
-        rows.append(V.statement(quantity, o["quote"], holds, _outcome(runs), crit, where=where,
-                                note=(f"The seed says {o['paper']}. " + o.get("note", "") + _reading_text(other)).strip(),
-                                scenarios=[o["preset"]], seed_says=o["paper"], **({"readings": [other]} if other else {})))
+        note = f"The seed says {o['paper']}. " + o.get("note", "") + "".join(_reading_text(x) for x in others)
+        rows.append(V.statement(quantity, o["quote"], holds, _outcome(runs), crit, where=where, note=note.strip(),
+                                scenarios=[o["preset"]], seed_says=o["paper"], **({"readings": others} if others else {})))
     return rows
 
 
@@ -324,11 +342,42 @@ def input_rows(data: dict[str, Any], quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
+def quick_gate(row: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """In a quick run, ``row`` with no verdict where its quick verdict was measured to differ from the
+    full run's (``[quick]`` in data/gfr.toml; docs/reproductions/gfr.md): 4 s on two seeds cannot
+    decide it, and a verdict that flips silently would mislead. A reading whose quick verdict flipped
+    loses its verdict the same way; the row says which, with both runs' values."""
+    q = data["quick"]
+    flips = [f for f in q["flips"] if row["quantity"].startswith(f["row"])]
+    if not flips:
+        return row
+    what = "; ".join(f"{f['which']}: quick {f['quick']}, full {f['full']}" for f in flips)
+    reason = (f"Not decided in a quick run: in {q['measured']} the quick verdict differed from the full run's ({what}). "
+              "Run it in full.")
+    readings = [dict(x, verdict="not_comparable") if any(f["which"] != "counted" and x["reading"].startswith(f["which"])
+                                                         for f in flips) else x for x in row.get("readings", [])]
+    row = {**row, **({"readings": readings} if readings else {})}
+    if any(f["which"] == "counted" for f in flips):
+        return V.withheld(row, reason)
+    return {**row, "note": f"{reason} {row['note']}".strip()}
+
+
 def compare(results: dict[str, list[dict[str, Any]]], data: dict[str, Any], quick: bool = False) -> list[dict[str, Any]]:
     """Every row of the report, in the seed's order: its quantities, statements and trends, Table 1,
-    then (never counted) its own arithmetic and the presets' inputs."""
-    return (quantity_rows(results, data) + statement_rows(results, data) + trend_rows(results, data)
-            + table1_rows(results, data) + arithmetic_rows(data) + input_rows(data, quick))
+    then (never counted) its own arithmetic and the presets' inputs. In a quick run, the rows whose
+    quick verdict was measured to flip are withheld (``quick_gate``)."""
+    rows = (quantity_rows(results, data) + statement_rows(results, data) + trend_rows(results, data)
+            + table1_rows(results, data))
+    if quick:
+        rows = [quick_gate(r, data) for r in rows]
+    return rows + arithmetic_rows(data) + input_rows(data, quick)
+
+
+def depends_on(rows: list[dict[str, Any]], label: str) -> list[str]:
+    """The rows whose verdict changes under the reading ``label`` (the 24,000-cell buffer, or the
+    second level for tagged frames)."""
+    return [r["quantity"] for r in rows for x in r.get("readings", [])
+            if x["reading"] == label and x["verdict"] != r["verdict"] and "not_comparable" not in (x["verdict"], r["verdict"])]
 
 
 def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
@@ -366,10 +415,14 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
         runs = results[preset]
         groups = sorted(group_ratios(runs[0]))
         fig, ax = plt.subplots(figsize=(6, 4))
-        for k, g in enumerate(groups):
-            vals = [c["clp01_mbps"] / c["target_mbps"] for r in runs for n, c in r["connections"].items() if group_of(n) == g]
-            ax.errorbar([k + 1], [np.mean(vals)], yerr=[[np.mean(vals) - np.min(vals)], [np.max(vals) - np.mean(vals)]],
-                        fmt="o", capsize=6, color="tab:blue")
+        # The counted 12,000-cell preset, and its 24,000-cell twin where it ran (B's buffer is unstated).
+        shown = [(preset, 0.0, "tab:blue", "12,000 cells"), (preset + "-24k", 0.2, "tab:orange", "24,000 cells")]
+        for name, dx, color, label in [x for x in shown if x[0] in results]:
+            for k, g in enumerate(groups):
+                vals = [c["clp01_mbps"] / c["target_mbps"] for r in results[name] for n, c in r["connections"].items()
+                        if group_of(n) == g]
+                ax.errorbar([k + 1 + dx], [np.mean(vals)], yerr=[[np.mean(vals) - np.min(vals)], [np.max(vals) - np.mean(vals)]],
+                            fmt="o", capsize=6, color=color, label=label if k == 0 else None)
         ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--", label="target")
         ax.axhspan(0.9, 1.1, color="grey", alpha=0.12, label="within 10 %")
         ax.set_xticks(range(1, len(groups) + 1), [f"group {g[1:]}" for g in groups])
@@ -380,15 +433,27 @@ def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
     return files
 
 
-def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any]) -> None:
+def _listed(names: list[str]) -> str:
+    return "; ".join(names) if names else "none"
+
+
+def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: dict[str, Any], data: dict[str, Any]) -> None:
     c = V.counts(rows, info["quick"])
-    intro = ((V.QUICK_WARNING + " " if info["quick"] else "")
+    withheld = [r["quantity"] for r in rows if r["note"].startswith("Not decided in a quick run")]
+    quick = (f"{V.QUICK_WARNING} Verdicts (a row's, or one of its readings') measured to differ from the full run's are "
+             f"withheld here, in: {_listed(withheld)}. " if info["quick"] else "")
+    here = " in this quick run" if info["quick"] else ""
+    intro = (quick
              + f"{c['headline'].removeprefix(V.QUICK_WARNING + ' ')}. {info['runs']} runs ({info['replications']} "
              f"independent seeds per preset, through the sweep machinery) in {info['wall_s']:.1f} s. ccsim's value is the "
              "mean over the seeds with its 95 % interval. A GFR guarantee is met when every VC's CLP0+1 goodput, averaged "
              "over the seeds, is at least 0.9 × its target (its MCR plus an MCR-weighted share of the unreserved capacity). "
-             "Experiment B's buffer is not stated by the seed (12,000 cells here [RECON]); B2's rows also show the seed's "
-             "other size, 24,000 cells. docs/reproductions/gfr.md explains every difference.")
+             "Experiment B's buffer is not stated by the seed: every Experiment B and Table 1 row is counted at 12,000 cells "
+             f"[RECON] and shows the seed's other size, 24,000 cells, as another reading. Verdicts that depend on the buffer{here}: "
+             f"{_listed(depends_on(rows, data['buffer_24k']['label']))}. Table 1's rows 3 and 7 drop tagged frames from "
+             f"0.5 × buffer [RECON] and show a second level; verdicts that depend on it{here}: "
+             f"{_listed(depends_on(rows, data['clp1_reading']['label']))}. docs/reproductions/gfr.md explains every "
+             "difference.")
     readings = [("Other readings of reconstructed choices [RECON]", V.readings_table(rows))] if any(
         r.get("readings") for r in rows) else []
     page = C.report_page(TITLE, intro, V.sections(rows) + readings, figures)
@@ -420,12 +485,13 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     out, workers = C.prepare(out, PAPER, workers)
     reps = data["quick_replications"] if quick else data["replications"]
     results = {}
-    for preset in presets(data):
+    for preset in presets(data) + twins(data):
         frame = sweep(plan_of(preset, reps, quick), workers=workers, progress=progress)
         results[preset] = runs_of(frame)
-    other = data["other_buffer"]
-    frame = sweep(plan_of(other["preset"], reps, quick, other["buffer"]), workers=workers, progress=progress)
-    results[other_key(data)] = runs_of(frame)
+    clp1 = data["clp1_reading"]
+    for preset in clp1["presets"]:
+        frame = sweep(plan_of(preset, reps, quick, clp1["threshold"]), workers=workers, progress=progress)
+        results[clp1_key(preset, data)] = runs_of(frame)
     rows = compare(results, data, quick)
     figures = _figures(results, out / "figures")
     V.write_compared(out, rows)
@@ -435,8 +501,11 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     n_runs = sum(len(rs) for rs in results.values())
     write_html(out, rows, figures, {"quick": quick, "runs": n_runs, "replications": reps,
-                                    "wall_s": time.perf_counter() - started})
-    return V.summary(PAPER, out, rows, n_runs, started, quick)
+                                    "wall_s": time.perf_counter() - started}, data)
+    return V.summary(PAPER, out, rows, n_runs, started, quick,
+                     depends_on_buffer=depends_on(rows, data["buffer_24k"]["label"]),
+                     depends_on_clp1_threshold=depends_on(rows, data["clp1_reading"]["label"]))
 
 
-__all__ = ["reproduce", "load_data", "measures", "compare", "verdict", "lowest_ratio", "PAPER", "TITLE"]
+__all__ = ["reproduce", "load_data", "measures", "compare", "verdict", "lowest_ratio", "twins", "depends_on", "quick_gate",
+           "PAPER", "TITLE"]

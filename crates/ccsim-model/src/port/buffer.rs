@@ -416,7 +416,7 @@ mod tests {
 
     #[test]
     fn epd_refuses_whole_frames_above_the_threshold() {
-        let mut b = Fifo::new(PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 4 }), true));
+        let mut b = Fifo::new(PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd::new(4)), true));
         assert_eq!(frame(&mut b, 0, 4), 4);
         // Buffer at 4 = R: the next frame is refused whole, except its EOM cell.
         assert_eq!(frame(&mut b, 1, 3), 1);
@@ -433,9 +433,50 @@ mod tests {
         assert!(b.offer(&data(0, true)).is_ok(), "VC 0's frame completes above R");
     }
 
+    /// Offers a frame of `n` cells tagged as the F-GCRA tags one (every cell but the end-of-frame
+    /// cell has CLP = 1); returns how many entered.
+    fn tagged_frame(b: &mut Fifo, vc: u32, n: u32) -> u32 {
+        (0..n)
+            .filter(|&k| {
+                let mut c = data(vc, k + 1 == n);
+                c.flags.set(Flags::CLP, k + 1 < n);
+                b.offer(&c).is_ok()
+            })
+            .count() as u32
+    }
+
+    /// CLP-aware EPD (seed 001's "preferential dropping of tagged frames"): with tagged and
+    /// untagged frames offered above the tagged frames' threshold R1, only tagged frames lose cells
+    /// until the buffer reaches the untagged threshold R; from R both are refused. A frame admitted
+    /// below its threshold finishes above it, as with plain EPD.
+    #[test]
+    fn clp_aware_epd_drops_only_tagged_frames_between_its_thresholds() {
+        let epd = Epd { threshold: 60, clp1_threshold: Some(30) };
+        let mut b = Fifo::new(PortBuffer::new(100).with_policy(AnyBufferPolicy::Epd(epd), true));
+        for _ in 0..4 {
+            assert_eq!(frame(&mut b, 0, 7), 7);
+        }
+        assert_eq!(tagged_frame(&mut b, 1, 5), 5, "a tagged frame admitted at X = 28 < R1 finishes above R1");
+        // X from 33 to 63: each tagged frame keeps only its end-of-frame cell, each untagged one enters.
+        while b.len() < 60 {
+            let x = b.len();
+            assert_eq!(tagged_frame(&mut b, 1, 5), 1, "tagged frame at X = {x}");
+            assert_eq!(frame(&mut b, 2, 5), 5, "untagged frame at X = {}", x + 1);
+        }
+        assert_eq!(b.len(), 63);
+        let (tagged, untagged) = (b.books(VcId(1)).unwrap(), b.books(VcId(2)).unwrap());
+        assert_eq!(tagged.dropped[DropReason::FrameDiscard.index()], 5 * 4);
+        assert_eq!(untagged.dropped_total(), 0, "no untagged frame lost below R");
+        // From R on, untagged frames are refused too (all but their end-of-frame cell).
+        assert_eq!(frame(&mut b, 2, 5), 1);
+        assert_eq!(tagged_frame(&mut b, 1, 5), 1);
+        assert_eq!(b.books(VcId(2)).unwrap().dropped[DropReason::FrameDiscard.index()], 4);
+        assert_eq!(b.dropped(DropReason::Overflow), 0);
+    }
+
     #[test]
     fn rm_cells_are_never_frame_discarded() {
-        let mut b = Fifo::new(PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd { threshold: 1 }), true));
+        let mut b = Fifo::new(PortBuffer::new(10).with_policy(AnyBufferPolicy::Epd(Epd::new(1)), true));
         assert!(b.offer(&data(0, true)).is_ok());
         let rm = Cell::frm(VcId(0), 1.0, 1.0, 0.0);
         assert!(b.offer(&rm).is_ok());

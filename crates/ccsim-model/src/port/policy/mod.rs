@@ -80,12 +80,12 @@ impl AnyBufferPolicy {
     }
 
     /// The buffer levels at which this policy starts refusing frames, in the port's unit (what a
-    /// queue plot draws): EPD's, Selective Drop's, FBA's and WBA's threshold R, and WBA's hard
-    /// threshold.
+    /// queue plot draws): EPD's, Selective Drop's, FBA's and WBA's threshold R, EPD's threshold for
+    /// tagged frames and WBA's hard threshold.
     pub fn thresholds(&self) -> Vec<(&'static str, u32)> {
         match self {
             AnyBufferPolicy::CellDropTail | AnyBufferPolicy::Ppd => Vec::new(),
-            AnyBufferPolicy::Epd(p) => vec![("epd", p.threshold)],
+            AnyBufferPolicy::Epd(p) => std::iter::once(("epd", p.threshold)).chain(p.clp1_threshold.map(|t| ("epd_clp1", t))).collect(),
             AnyBufferPolicy::SelectiveDrop(p) => vec![("selective_drop", p.threshold)],
             AnyBufferPolicy::Fba(p) => vec![("fba", p.threshold)],
             AnyBufferPolicy::Wba(p) => std::iter::once(("wba", p.threshold)).chain(p.hard_threshold.map(|h| ("wba_hard", h))).collect(),
