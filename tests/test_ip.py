@@ -66,6 +66,27 @@ def test_ficcrd_traces_stay_in_their_ranges():
         assert group["mapr_mbps"].min() >= 0
         assert group["mapr_mbps"].max() <= rates[port[0]] + 1e-9
     assert r.summary()["conservation_ok"] is True
+    # The ports under FICCRD give their queue apart: data and RD packets, adding up to the whole;
+    # the sampled data queue never exceeds the sampled whole queue.
+    for p in (p for p in r.summary()["ports"] if "mapr_mbps" in p):
+        assert p["control_queue"] == "data"
+        assert abs(p["mean_data_queue_packets"] + p["mean_rd_queue_packets"] - p["mean_queue_cells"]) < 1e-6 * max(1, p["mean_queue_cells"])
+    both = r.queue.join(r.data_queue, on=["time_s", "port"])
+    assert both.height > 0 and (both["data_queue_packets"] <= both["queue_cells"]).all()
+    assert "data_queue" in r.TABLES and r.table("data_queue").height == r.data_queue.height
+
+
+def test_the_1_5_mbps_presets_are_the_10_mbps_ones_at_the_other_bottleneck_reading():
+    """Seed 002's goodput normalisation (0.15 Mb/s per flow) implies a 1.5 Mb/s bottleneck: the
+    two presets of that reading differ from the first-try ones in the bottleneck's rate only."""
+    import json
+
+    for name in ("ficcrd", "droptail"):
+        a = json.loads(ccsim.run(f"ficcrd/{name}-1.5mbps", duration="1s", measure_from="0.5s").resolved_json)
+        b = json.loads(ccsim.run(f"ficcrd/{name}", duration="1s", measure_from="0.5s", set={"link[1].rate": "1.5Mbps"}).resolved_json)
+        for d in (a, b):
+            d.pop("name"), d.pop("description", None)
+        assert a == b, name
 
 
 def test_red_average_is_a_series():

@@ -2,6 +2,7 @@
 model (issue 36): rows whose quotes are the seed's own words, settings and arithmetic listed apart."""
 
 import html
+import json
 import math
 
 import polars as pl
@@ -22,8 +23,9 @@ def quick(tmp_path_factory):
 def test_the_quick_reproduction_keeps_the_contract(quick):
     out, doc, rows = quick
     data = ficcrd.load_data()
-    # Both bottleneck readings x three presets x the quick mode's two seeds.
-    assert doc["runs"] == 2 * 3 * 2
+    # Both bottleneck readings x (drop-tail, and two FICCRD edges x two queue readings) x the
+    # quick mode's two seeds, and the sensitivity grid's corners (2 rates x 2 queues x 2 n_rd).
+    assert doc["runs"] == 2 * (1 + 2 * 2) * 2 + 2 * 2 * 2
     # The seed prints no simulated number: every counted row is a statement, one per claim.
     assert doc["counted"] == 0 and doc["statements"] + doc["not_comparable"] == len(data["statement"])
     assert sum(r["kind"] == "input" for r in rows.values()) == len(data["input"])
@@ -31,6 +33,24 @@ def test_the_quick_reproduction_keeps_the_contract(quick):
     page = (out / "index.html").read_text()
     assert page.index(html.escape(ficcrd.V.QUICK_WARNING).replace("&#x27;", "&#39;")) < page.index("Every statement under every")
     assert (out / "details.json").exists() and (out / "runs.json").exists()
+    assert ficcrd.S.TITLE in page
+
+
+def test_the_sensitivity_table_counts_rds_apart(quick):
+    out, _, _ = quick
+    rows = json.loads((out / "details.json").read_text())["sensitivity"]
+    assert {(r["queue"], r["n_rd"]) for r in rows} == {("data", 1), ("data", 32), ("packets", 1), ("packets", 32)}
+    for r in rows:
+        # The RD timer: no flow starves, whatever n_rd.
+        assert r["lowest_mbps"] > 0, r
+        # One RD leaves right behind every data packet and waits with it: with n_rd = 1 the RD
+        # packets are as many in the queue as the data (timer RDs aside); with 32, a few.
+        if r["n_rd"] == 1:
+            assert abs(r["rd_queue"] - r["data_queue"]) < 0.1 * r["data_queue"], r
+        else:
+            assert r["rd_queue"] < 0.3 * r["data_queue"], r
+    # Counting the data only, one RD per data packet needs Q0 more slots: the 200-packet buffer fills.
+    assert all(r["max_queue"] == 200 for r in rows if (r["queue"], r["n_rd"]) == ("data", 1))
 
 
 def test_the_rows_theory_and_the_model_decide(quick):
@@ -42,12 +62,20 @@ def test_the_rows_theory_and_the_model_decide(quick):
     # the link: neither edge can carry more than drop-tail, so the seed's claim cannot hold.
     assert rows["throughput"]["verdict"] == "differs" and rows["throughput"]["counted"]
     # FIEWA's window, ER x RTT = 2.2-2.7 whole segments rounded down to 2, can rise by a segment only
-    # if alpha > 3/2: its queue stays near empty, FIABC's sits at Q0. The seed leaves the edge open.
+    # if alpha > 3/2: its queue stays near empty. FIABC's control holds the data queue at Q0 = half
+    # the buffer, and with one RD behind every data packet the RDs need the other half: the buffer
+    # overflows and the data queue swings below Q0. Counting every packet instead, it holds the
+    # total at Q0 and the data at half of it: the data queue misses Q0 either way.
     target = rows["target_queue"]
-    assert target["verdict"] == "not_comparable" and not target["counted"]
-    assert "FIEWA fails" in target["note"] and "FIABC holds" in target["note"]
-    # The acceptance check of docs/models/ficcrd.md: no drop at the bottleneck with either edge.
-    assert rows["no_drops"]["verdict"] == "agrees" and "Both edges agree" in rows["no_drops"]["note"]
+    assert target["verdict"] == "differs" and target["counted"]
+    assert "FIEWA fails" in target["note"] and "FIABC fails" in target["note"]
+    assert "FIABC (Q = all packets) fails" in target["note"]
+    # No drop with FIEWA (its queue is near empty); FIABC's buffer overflows when the control reads
+    # the data queue, and holds when it counts every packet.
+    no_drops = rows["no_drops"]
+    assert no_drops["verdict"] == "not_comparable"
+    assert "FIEWA holds" in no_drops["note"] and "FIABC fails" in no_drops["note"]
+    assert "FIABC (Q = all packets) holds" in no_drops["note"]
     # The 0.15 Mb/s normalisation is the seed's arithmetic: 10 Mb/s / 10 flows is 1 Mb/s, apart.
     share = rows["the bottleneck fair share goodput is normalised by, Mb/s (bottleneck rate / 10 flows)"]
     assert share["kind"] == "arithmetic" and share["ccsim"] == 1.0 and share["verdict"] == "differs"
@@ -65,16 +93,16 @@ def test_the_rows_theory_and_the_model_decide(quick):
 
 def test_statements_are_decided_by_their_criteria():
     c = ficcrd.load_data()["criteria"]
-    v = {"value": [0.43, 0.44], "flows": [10, 10], "queue_p5": [0, 0], "queue_p95": [4, 4], "q0": [100, 100]}
+    v = {"value": [0.43, 0.44], "flows": [10, 10], "p5": [0, 0], "p95": [4, 4], "q0": [100, 100]}
     assert ficcrd.TESTS["unfair"](v, c) and not ficcrd.TESTS["fair"](v, c)
     assert ficcrd.TESTS["fair"](dict(v, value=[0.95, 1.04]), c)
     assert not ficcrd.TESTS["every_seed_positive"](dict(v, value=[3, 0]), c)
     assert ficcrd.TESTS["every_seed_zero"](dict(v, value=[0, 0]), c)
     assert not ficcrd.TESTS["every_seed_all_flows"](dict(v, value=[10, 9]), c)
     # At the target: mean within 10 % of Q0 and the 5th-95th percentile within 25 %.
-    at = dict(v, value=[99.4, 99.5], queue_p5=[94, 93], queue_p95=[104, 104])
+    at = dict(v, value=[99.4, 99.5], p5=[94, 93], p95=[104, 104])
     assert ficcrd.TESTS["at_target"](at, c)
-    assert not ficcrd.TESTS["at_target"](dict(at, queue_p95=[140, 140]), c)
+    assert not ficcrd.TESTS["at_target"](dict(at, p95=[140, 140]), c)
     assert not ficcrd.TESTS["at_target"](dict(v, value=[2.4, 2.4]), c)
     # "Greatly degrades": a shortfall of 0.1 % is not great.
     assert not ficcrd.TESTS["greatly"](dict(v, value=[0.001, -0.001]), c)

@@ -125,12 +125,17 @@ def _print_summary(s: dict[str, Any]) -> None:
     busy = [p for p in s["ports"] if run_max(p) > 1 or p["drops"] > 0]
     if busy:
         t = Table(title="ports with queueing or loss")
-        for col in ("port", "unit", "mean queue", "max queue (window)", "max queue (run)", "drops"):
+        # FICCRD ports give their mean queue apart: data packets and RD packets.
+        split = any("mean_rd_queue_packets" in p for p in busy)
+        cols = ("port", "unit", "mean queue") + (("data", "RD") if split else ()) + (
+            "max queue (window)", "max queue (run)", "drops")
+        for col in cols:
             t.add_column(col, justify="left" if col in ("port", "unit") else "right")
         for p in busy:
+            parts = tuple(f"{p[k]:.2f}" if k in p else "" for k in ("mean_data_queue_packets", "mean_rd_queue_packets"))
             t.add_row(
-                escape(p["name"]), p.get("unit", "cells"), f"{p['mean_queue_cells']:.2f}", str(p["max_queue_cells"]),
-                str(run_max(p)), f"{p['drops']:,}",
+                escape(p["name"]), p.get("unit", "cells"), f"{p['mean_queue_cells']:.2f}", *(parts if split else ()),
+                str(p["max_queue_cells"]), str(run_max(p)), f"{p['drops']:,}",
             )
         out.print(t)
     # Network nodes own output ports (switches, routers, gateways, LANs); hosts do not.

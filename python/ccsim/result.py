@@ -68,6 +68,7 @@ SERIES_COLUMNS = {
     "timeouts": ("connection", "timeouts"),
     "mapr": ("port", "mapr_mbps"),
     "dpf": ("port", "dpf"),
+    "data_queue": ("port", "data_queue_packets"),
     "gateway_queue": ("gateway", "queue_cells"),
     "red_avg": ("port", "red_avg"),
 }
@@ -221,6 +222,12 @@ class Result:
         return self._tcp_series("dpf")
 
     @cached_property
+    def data_queue(self) -> pl.DataFrame:
+        """The data packets (RD packets left out) in each FICCRD router port's buffer, sampled
+        with ``measure.queue`` (``queue`` counts every packet)."""
+        return self._tcp_series("data_queue")
+
+    @cached_property
     def gateway_queue(self) -> pl.DataFrame:
         """An HG-RCP gateway's ABR-SAP buffer (cells) per sourcing gateway, sampled."""
         return self._tcp_series("gateway_queue")
@@ -291,7 +298,7 @@ class Result:
 
     TABLES = (
         "acr", "queue", "received", "dropped", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
-        "timeouts", "goodput", "mapr", "dpf", "red_avg", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
+        "timeouts", "goodput", "mapr", "dpf", "data_queue", "red_avg", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
     )
 
     def table(self, name: str, backend: str = "polars"):

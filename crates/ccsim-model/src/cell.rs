@@ -218,6 +218,11 @@ impl Cell {
     pub fn is_control(&self) -> bool {
         matches!(self.kind, CellKind::Frm | CellKind::Brm | CellKind::RdFwd | CellKind::RdBwd | CellKind::Icmp)
     }
+    /// A FICCRD resource-discovery packet, forward or backward.
+    #[inline]
+    pub fn is_rd(&self) -> bool {
+        matches!(self.kind, CellKind::RdFwd | CellKind::RdBwd)
+    }
     #[inline]
     pub fn is_forward(&self) -> bool {
         self.kind as u8 <= CellKind::Frm as u8

@@ -87,6 +87,9 @@ pub struct Recordings {
     pub mapr: Series,
     /// FICCRD's down-pressure factor at the port's queue at the sampling time.
     pub dpf: Series,
+    /// The data packets (RD packets left out) in a FICCRD port's buffer (recorded with
+    /// `measure.queue`; keys index `World::ports`).
+    pub data_queue: Series,
     /// An HG-RCP gateway's ABR-SAP buffer, cells (keys index `World::gateways`).
     pub gateway_queue: Series,
     /// A RED port's average queue (packets) as its last arrival left it (keys index `World::ports`).

@@ -7,7 +7,7 @@
 
 use crate::units::{Bytes, Duration, Packets};
 use ccsim_engine::SimDuration;
-use ccsim_model::ip::{AnyIpControl, EdgeParams, FiccrdCore, FiccrdParams, FiewaParams, FiewaRtt, RdParams, WindowRounding};
+use ccsim_model::ip::{AnyIpControl, EdgeParams, FiccrdCore, FiccrdParams, FiccrdQueue, FiewaParams, FiewaRtt, RdParams, WindowRounding};
 use ccsim_engine::RngStream;
 use ccsim_model::port::{Red, RedParams};
 use schemars::JsonSchema;
@@ -49,7 +49,20 @@ pub enum ControlSpec {
         /// Gain of MAPR's moving average, in (0, 1].
         #[serde(default = "ControlSpec::beta")]
         beta: f64,
+        /// Which packets the queue length Q counts: `data` (default; the RD packets left out, the
+        /// seed's "data queue length") or `packets` (every packet in the buffer).
+        #[serde(default)]
+        queue: ControlQueueSpec,
     },
+}
+
+/// Which packets FICCRD's Q counts [RECON] (docs/models/ficcrd.md, "Parameters").
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlQueueSpec {
+    #[default]
+    Data,
+    Packets,
 }
 
 impl ControlSpec {
@@ -66,8 +79,16 @@ impl ControlSpec {
     /// The control of one output port.
     pub fn build(&self, rate_bps: u64, buffer_packets: u32) -> AnyIpControl {
         match self {
-            ControlSpec::Ficcrd { bur, alpha, beta } => AnyIpControl::Ficcrd(FiccrdCore::new(
-                FiccrdParams { bur: *bur, alpha: *alpha, beta: *beta },
+            ControlSpec::Ficcrd { bur, alpha, beta, queue } => AnyIpControl::Ficcrd(FiccrdCore::new(
+                FiccrdParams {
+                    bur: *bur,
+                    alpha: *alpha,
+                    beta: *beta,
+                    queue: match queue {
+                        ControlQueueSpec::Data => FiccrdQueue::Data,
+                        ControlQueueSpec::Packets => FiccrdQueue::Packets,
+                    },
+                },
                 rate_bps as f64,
                 buffer_packets,
             )),
@@ -76,7 +97,7 @@ impl ControlSpec {
 
     /// Field-path checks (the caller prefixes the path).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        let ControlSpec::Ficcrd { bur, alpha, beta } = self;
+        let ControlSpec::Ficcrd { bur, alpha, beta, .. } = self;
         if !(*bur > 0.0 && *bur < 1.0) {
             return Err(("bur", "must be in (0, 1)".into()));
         }
@@ -115,6 +136,11 @@ pub struct RdSpec {
     /// Size of an RD packet on the wire.
     #[serde(default = "RdSpec::rd_size")]
     pub rd_size: Bytes,
+    /// The longest a flow that has started goes without a forward RD: when this long has passed
+    /// since its last one, the edge sends one on its own (ABR's Trm and out-of-rate RM cells), so
+    /// a flow given ER = 0, which sends no data and so no RD behind data, still learns its ER.
+    #[serde(default = "RdSpec::rd_interval")]
+    pub rd_interval: Duration,
     /// FIEWA only: the round trip the window covers, `data` (measured at the edge from a data
     /// packet to the ACK covering it; default) or `rd` (the RD packets' round trip), each plus
     /// twice the host-edge delay.
@@ -150,6 +176,9 @@ impl RdSpec {
     fn rd_size() -> Bytes {
         Bytes(RdParams::default().rd_bytes as u64)
     }
+    fn rd_interval() -> Duration {
+        Duration(RdParams::default().rd_interval)
+    }
 }
 
 impl EdgeSpec {
@@ -161,8 +190,8 @@ impl EdgeSpec {
     }
 
     pub fn params(&self) -> EdgeParams {
-        let RdSpec { n_rd, k_e, rd_size, rtt, window_rounding } = self.rd();
-        let rd = RdParams { n_rd: *n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16 };
+        let RdSpec { n_rd, k_e, rd_size, rd_interval, rtt, window_rounding } = self.rd();
+        let rd = RdParams { n_rd: *n_rd, k_e: k_e.0, rd_bytes: rd_size.0.min(u16::MAX as u64) as u16, rd_interval: rd_interval.0 };
         match self {
             EdgeSpec::Fiewa(_) => {
                 let d = FiewaParams::default();
@@ -183,7 +212,7 @@ impl EdgeSpec {
 
     /// Field-path checks (the caller prefixes the path).
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        let RdSpec { n_rd, k_e, rd_size, rtt, window_rounding } = self.rd();
+        let RdSpec { n_rd, k_e, rd_size, rd_interval, rtt, window_rounding } = self.rd();
         if let EdgeSpec::Fiabc(_) = self {
             if rtt.is_some() {
                 return Err(("rtt", "only FIEWA (type = \"fiewa\") has a window round trip".into()));
@@ -200,6 +229,9 @@ impl EdgeSpec {
         }
         if rd_size.0 == 0 || rd_size.0 > u16::MAX as u64 {
             return Err(("rd_size", "must be between 1 and 65535 bytes".into()));
+        }
+        if rd_interval.0 == SimDuration::ZERO {
+            return Err(("rd_interval", "must be > 0 (a time longer than the run sends no RD on its own)".into()));
         }
         Ok(())
     }

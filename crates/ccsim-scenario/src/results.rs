@@ -69,6 +69,7 @@ pub fn recorded_columns<'a>(r: &'a Recordings, names: &'a Names) -> Vec<SeriesCo
         by_vc("timeouts", "connection", "timeouts", &r.timeouts),
         by_port("mapr", "port", "mapr_mbps", &r.mapr),
         by_port("dpf", "port", "dpf", &r.dpf),
+        by_port("data_queue", "port", "data_queue_packets", &r.data_queue),
         by_port("red_avg", "port", "red_avg", &r.red_avg),
         SeriesColumns { name: "gateway_queue", key_field: "gateway", value_field: "queue_cells", names: &names.gateways, series: &r.gateway_queue },
     ]
@@ -235,6 +236,7 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
                 let m = c.as_object_mut().expect("an object");
                 let f = e.rd();
                 m.insert("rd_sent".into(), json!(f.rds_sent));
+                m.insert("rd_sent_on_timer".into(), json!(f.rds_on_timer));
                 m.insert("rd_returned".into(), json!(f.rds_returned));
                 m.insert("er_mbps".into(), json!(f.er.map(|e| e / 1e6)));
                 m.insert("apr_mbps".into(), json!(f.estimator.apr() / 1e6));
@@ -310,8 +312,8 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
                 "early_drops": p.early_drops,
             })
         })
-        .zip(world.ports.iter().filter(|p| p.at_switch))
-        .map(|(mut v, port)| {
+        .zip(world.ports.iter().zip(&r.ports).filter(|(p, _)| p.at_switch))
+        .map(|(mut v, (port, rep))| {
             // The buffer's size, in the port's unit (what a queue plot draws its limit at).
             let m = v.as_object_mut().expect("an object");
             m.insert("buffer_cells".into(), json!(port.buffer.capacity()));
@@ -325,9 +327,18 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
             if !thresholds.is_empty() {
                 m.insert("thresholds".into(), Value::Object(thresholds));
             }
-            // FICCRD's per-queue state at the end of the run (only where there is some).
+            // FICCRD's per-queue state at the end of the run (only where there is some), and its
+            // queue over the window told apart: data packets and RD packets (they add up to
+            // `mean_queue_cells`).
             if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
                 let m = v.as_object_mut().expect("an object");
+                let (mean, rd) = (m["mean_queue_cells"].as_f64().unwrap_or(0.0), rep.mean_rd_queue.unwrap_or(0.0));
+                m.insert("mean_data_queue_packets".into(), json!((mean - rd).max(0.0)));
+                m.insert("mean_rd_queue_packets".into(), json!(rd));
+                m.insert("control_queue".into(), json!(match c.params.queue {
+                    ccsim_model::ip::FiccrdQueue::Data => "data",
+                    ccsim_model::ip::FiccrdQueue::Packets => "packets",
+                }));
                 m.insert("mapr_mbps".into(), json!(c.mapr / 1e6));
                 m.insert("dpf".into(), json!(c.dpf));
                 m.insert("forward_rds".into(), json!(c.forward_rds));

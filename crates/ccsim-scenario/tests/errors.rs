@@ -314,6 +314,7 @@ fn ficcrd_control_and_fiewa_edge_fields_are_checked() {
         (0, "edge", json!({"type": "fiewa", "n_rd": 0}), "router[0].edge.n_rd: must be >= 1"),
         (0, "edge", json!({"type": "fiewa", "k_e": "0s"}), "router[0].edge.k_e: must be > 0"),
         (0, "edge", json!({"type": "fiewa", "rd_size": "0B"}), "router[0].edge.rd_size: must be between 1 and 65535 bytes"),
+        (0, "edge", json!({"type": "fiabc", "rd_interval": "0s"}), "router[0].edge.rd_interval: must be > 0 (a time longer than the run sends no RD on its own)"),
         (0, "edge", json!({"type": "fiabc", "rtt": "rd"}), "router[0].edge.rtt: only FIEWA (type = \"fiewa\") has a window round trip"),
         (0, "edge", json!({"type": "fiabc", "window_rounding": "up"}), "router[0].edge.window_rounding: only FIEWA (type = \"fiewa\") writes a window"),
     ];
@@ -331,6 +332,12 @@ fn ficcrd_control_and_fiewa_edge_fields_are_checked() {
     load(&v.to_string(), Format::Json, &Adjustments::default()).unwrap();
     v["router"][0]["edge"] = json!({"type": "fiewa", "rtt": "edge"});
     assert!(err_of(v).to_string().starts_with("router[0].edge"), "an unknown round trip is refused");
+    let mut v = with_routers();
+    v["router"][1]["control"] = json!({"type": "ficcrd", "queue": "packets"});
+    v["router"][0]["edge"] = json!({"type": "fiabc", "rd_interval": "250ms"});
+    load(&v.to_string(), Format::Json, &Adjustments::default()).unwrap();
+    v["router"][1]["control"] = json!({"type": "ficcrd", "queue": "cells"});
+    assert!(err_of(v).to_string().starts_with("router[1].control"), "an unknown queue reading is refused");
     let mut v = with_routers();
     v["router"][1]["control"] = json!({"type": "ficcrd", "gamma": 1});
     let e = err_of(v);

@@ -2,14 +2,17 @@
 
 Seed 002 prints no simulated number: its results are Figs. 3-6 and the sentences of its §3.2 about
 them. This reproduction runs drop-tail (`ficcrd/droptail`) and FICCRD with each edge scheme the seed
-names (`ficcrd/ficcrd`: FIEWA, `ficcrd/ficcrd-abc`: FIABC) over several seeds, at the bottleneck
+names (`ficcrd/ficcrd`: FIABC, `ficcrd/ficcrd-fiewa`: FIEWA) over several seeds, at the bottleneck
 rate the seed's topology text states (10 Mb/s) and at the one its goodput normalisation implies
-(1.5 Mb/s, [RECON] ``readings`` in ``data/ficcrd.toml``), and judges each of the seed's statements
-under the one verdict model (verdicts.py): a statement row per claim, decided by the criterion its
-row spells out, on the stated reading. A claim about FICCRD is decided on both edge schemes; the seed
-does not say which its runs used, so where the two disagree the row is not comparable and shows both.
-The seed's settings are listed apart as inputs, its 0.15 Mb/s fair share as its own arithmetic.
-The statements, their quotes and the criteria's parameters live in ``data/ficcrd.toml``.
+(1.5 Mb/s: the presets ``ficcrd/*-1.5mbps``), FICCRD with its control reading the data queue (the
+seed's "data queue length") and every packet (RD packets included; [RECON] ``readings`` in
+``data/ficcrd.toml``), and judges each of the seed's statements under the one verdict model
+(verdicts.py): a statement row per claim, decided by the criterion its row spells out, on the stated
+readings. A claim about FICCRD is decided on both edge schemes; the seed does not say which its runs
+used, so where the two disagree the row is not comparable and shows both. The seed's settings are
+listed apart as inputs, its 0.15 Mb/s fair share as its own arithmetic. The statements, their quotes
+and the criteria's parameters live in ``data/ficcrd.toml``; the sensitivity to the RD settings
+(``n_rd``, ``rd_interval``) is ``ficcrd_sensitivity.py``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _common as C
+from . import ficcrd_sensitivity as S
 from . import verdicts as V
 
 try:
@@ -32,12 +36,14 @@ except ModuleNotFoundError:  # Python 3.10
 
 PAPER = "ficcrd"
 TITLE = "Seed 002: FICCRD against drop-tail routers"
-PRESETS = ("ficcrd/droptail", "ficcrd/ficcrd", "ficcrd/ficcrd-abc")
+PRESETS = ("ficcrd/droptail", "ficcrd/ficcrd-fiewa", "ficcrd/ficcrd")
 BASELINE = "ficcrd/droptail"
 #: What a statement's `about = "ficcrd"` is decided on: both edge schemes.
-FICCRD_PRESETS = ("ficcrd/ficcrd", "ficcrd/ficcrd-abc")
+FICCRD_PRESETS = ("ficcrd/ficcrd-fiewa", "ficcrd/ficcrd")
 #: How figures, notes and tables name each preset.
-LABELS = {"ficcrd/droptail": "drop-tail", "ficcrd/ficcrd": "FIEWA", "ficcrd/ficcrd-abc": "FIABC"}
+LABELS = {"ficcrd/droptail": "drop-tail", "ficcrd/ficcrd-fiewa": "FIEWA", "ficcrd/ficcrd": "FIABC"}
+#: The core routers whose control reads the queue (`router[i].control.queue`).
+CONTROLLED = ("router[1]", "router[2]")
 BOTTLENECK = "R11->R12"
 DATA_FILE = Path(__file__).parent / "data" / "ficcrd.toml"
 # Quick runs: 20 s simulated, measured over 10-20 s.
@@ -54,6 +60,21 @@ class Task:
     link: str
     #: The burstiness bins, s ([criteria] burst_bin_s).
     bin_s: float
+    #: Which packets FICCRD's control counts (``readings.queue`` or ``readings.queue_other``);
+    #: "" for drop-tail.
+    queue: str = ""
+
+
+def scheme(preset: str, queue: str, data: dict[str, Any]) -> str:
+    """A run's key among the compared schemes: the preset, marked when its control reads the
+    queue the other way ([RECON] queue)."""
+    return f"{preset} queue={queue}" if queue and queue != data["readings"]["queue"] else preset
+
+
+def label(key: str) -> str:
+    """How notes, tables and figures name a scheme key."""
+    preset, _, queue = key.partition(" queue=")
+    return LABELS[preset] + (f" (Q = all {queue})" if queue else "")
 
 
 def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
@@ -68,11 +89,16 @@ def _run(task: Task) -> dict[str, Any]:
 
     from ..api import run
 
-    sets = dict(QUICK_SET) if task.quick else {}
+    sets: dict[str, Any] = dict(QUICK_SET) if task.quick else {}
     sets[task.link] = task.reading
+    if task.queue:
+        sets.update({f"{r}.control.queue": task.queue for r in CONTROLLED})
     r = run(task.preset, seed=task.seed, set=sets)
     s = r.summary()
     queue = r.queue.filter(pl.col("port") == BOTTLENECK).select("time_s", "queue_cells")
+    if task.queue:
+        data_q = r.data_queue.filter(pl.col("port") == BOTTLENECK).select("time_s", "data_queue_packets")
+        queue = queue.join(data_q, on="time_s", how="left")
     seq = r.seq.select("time_s", "connection", "seq_bytes")
     return {"task": task, "summary": s, "inputs": input_values(json.loads(r.resolved_json)), "queue": queue, "seq": seq,
             "traced": trace_measures(s, queue, seq, task.bin_s)}
@@ -108,17 +134,21 @@ def input_values(scenario: dict[str, Any]) -> dict[str, float]:
 def trace_measures(s: dict[str, Any], queue: Any, seq: Any, bin_s: float) -> dict[str, float]:
     """What the summary does not give, from the traces over the measurement window: separate
     episodes of the 50 ms-sampled bottleneck queue at its full buffer, the queue's 5th and 95th
-    percentiles, and the burstiness of the senders (each flow's coefficient of variation of the
-    bytes it sends per ``bin_s``, new data only, mean over the flows)."""
+    percentiles (those of the data queue too, where FICCRD tells data from RD packets), and the
+    burstiness of the senders (each flow's coefficient of variation of the bytes it sends per
+    ``bin_s``, new data only, mean over the flows)."""
     import numpy as np
     import polars as pl
 
     start, end = s["window_s"]
     port = next(p for p in s["ports"] if p["name"] == BOTTLENECK)
-    q = queue.filter(pl.col("time_s") >= start)["queue_cells"].to_numpy()
+    window = queue.filter(pl.col("time_s") >= start)
+    q = window["queue_cells"].to_numpy()
     full = q >= port["buffer_cells"]
     episodes = int(full[0]) + int(np.sum(full[1:] & ~full[:-1])) if len(q) else 0
     p5, p95 = (np.percentile(q, [5, 95]) if len(q) else (math.nan, math.nan))
+    dq = window["data_queue_packets"].to_numpy() if "data_queue_packets" in window.columns else q
+    d5, d95 = (np.percentile(dq, [5, 95]) if len(dq) else (math.nan, math.nan))
     edges = np.arange(start, end + 1e-9, bin_s)
     cvs = []
     for c in s["connections"]:
@@ -128,7 +158,7 @@ def trace_measures(s: dict[str, Any], queue: Any, seq: Any, bin_s: float) -> dic
         mean = float(np.mean(sent)) if len(sent) else 0.0
         cvs.append(float(np.std(sent)) / mean if mean > 0 else math.inf)
     return {"full_buffer_episodes": float(episodes), "queue_p5": float(p5), "queue_p95": float(p95),
-            "burstiness": float(np.mean(cvs))}
+            "data_queue_p5": float(d5), "data_queue_p95": float(d95), "burstiness": float(np.mean(cvs))}
 
 
 def capacity_mbps(summary: dict[str, Any]) -> float:
@@ -153,6 +183,9 @@ def measures(s: dict[str, Any], traced: dict[str, float] | None = None,
         "fairness_index": s["connections_fairness_index"],
         "s0_over_others": s0 / (sum(others) / len(others)) if others else 0.0,
         "queue_mean": bottleneck["mean_queue_cells"],
+        # FICCRD ports tell data from RD packets; drop-tail's queue holds data only.
+        "data_queue_mean": bottleneck.get("mean_data_queue_packets", bottleneck["mean_queue_cells"]),
+        "rd_queue_mean": bottleneck.get("mean_rd_queue_packets", 0.0),
         "queue_max": float(bottleneck["max_queue_cells"]),
         "bottleneck_drops": float(bottleneck["drops"]),
         "flows_with_drops": float(sum(1 for c in conns if c["drops"] > 0)),
@@ -190,8 +223,8 @@ TESTS: dict[str, Callable[[dict[str, list[float]], dict[str, Any]], bool]] = {
     "above_one": lambda v, c: _mean(v["value"]) > 1,
     "below_one": lambda v, c: _mean(v["value"]) < 1,
     "at_target": lambda v, c: (abs(_mean(v["value"]) - v["q0"][0]) <= c["target_band"] * v["q0"][0]
-                               and _mean(v["queue_p5"]) >= (1 - c["narrow_band"]) * v["q0"][0]
-                               and _mean(v["queue_p95"]) <= (1 + c["narrow_band"]) * v["q0"][0]),
+                               and _mean(v["p5"]) >= (1 - c["narrow_band"]) * v["q0"][0]
+                               and _mean(v["p95"]) <= (1 + c["narrow_band"]) * v["q0"][0]),
 }
 
 
@@ -202,16 +235,18 @@ def q0_packets(s: dict[str, Any], bur: float) -> float:
 
 def decide(st: dict[str, Any], ms: list[dict[str, float]], criteria: dict[str, Any]) -> tuple[bool, list[float], dict[str, list[float]]]:
     """Whether a statement holds over the seeds' measures ``ms`` (one dict per seed), the values
-    it rests on, and what else its test reads."""
+    it rests on, and what else its test reads (a statement's ``percentiles`` names the measures
+    of its 5th and 95th percentiles)."""
+    p5, p95 = st.get("percentiles", ["queue_p5", "queue_p95"])
     v = {"value": [m[st["measure"]] for m in ms], "flows": [m["flows"] for m in ms],
-         "queue_p5": [m.get("queue_p5", math.nan) for m in ms], "queue_p95": [m.get("queue_p95", math.nan) for m in ms],
+         "p5": [m.get(p5, math.nan) for m in ms], "p95": [m.get(p95, math.nan) for m in ms],
          "q0": [m.get("q0", math.nan) for m in ms]}
     return TESTS[st["test"]](v, criteria), v["value"], v
 
 
 def measured(results: list[dict[str, Any]], data: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, float]]]:
-    """Every run's measures, by (reading, preset), in seed order; FICCRD's compared with the same
-    seed's drop-tail run at the same reading."""
+    """Every run's measures, by (bottleneck reading, scheme key), in seed order; FICCRD's compared
+    with the same seed's drop-tail run at the same bottleneck reading."""
     bur = next(i for i in data["input"] if i["value"] == "bur")["paper"]
     base = {(r["task"].reading, r["task"].seed): measures(r["summary"], r["traced"])
             for r in results if r["task"].preset == BASELINE}
@@ -221,7 +256,7 @@ def measured(results: list[dict[str, Any]], data: dict[str, Any]) -> dict[tuple[
         m = measures(r["summary"], r["traced"], None if t.preset == BASELINE else base.get((t.reading, t.seed)))
         m["flows"] = float(len(r["summary"]["connections"]))
         m["q0"] = q0_packets(r["summary"], bur)
-        out.setdefault((t.reading, t.preset), []).append(m)
+        out.setdefault((t.reading, scheme(t.preset, t.queue, data)), []).append(m)
     return out
 
 
@@ -229,7 +264,9 @@ def measured(results: list[dict[str, Any]], data: dict[str, Any]) -> dict[tuple[
 SHOWN = {"queue_max": "max queue in the window (packets)", "timeouts": "timeouts",
          "goodput_total_mbps": "total goodput (Mb/s)", "capacity_mbps": "payload rate (Mb/s)",
          "fairness_index": "Jain's index", "lowest_goodput_mbps": "lowest flow's goodput (Mb/s)",
-         "queue_p5": "5th percentile (packets)", "queue_p95": "95th percentile (packets)", "burstiness": "burstiness"}
+         "queue_p5": "5th percentile (packets)", "queue_p95": "95th percentile (packets)", "burstiness": "burstiness",
+         "data_queue_p5": "data queue's 5th percentile", "data_queue_p95": "95th percentile",
+         "queue_mean": "mean queue with RD packets", "rd_queue_mean": "of which RD packets"}
 
 
 def _value(values: list[float]) -> str:
@@ -242,8 +279,10 @@ def _shown(st: dict[str, Any], ms: list[dict[str, float]]) -> str:
 
 
 def _verdicts(st: dict[str, Any], by: dict[tuple[str, str], list[dict[str, float]]], reading: str,
-              criteria: dict[str, Any]) -> dict[str, tuple[bool, list[float]]]:
-    presets = (BASELINE,) if st["about"] == "droptail" else FICCRD_PRESETS
+              criteria: dict[str, Any], queue: str = "") -> dict[str, tuple[bool, list[float]]]:
+    """The verdict on each scheme a statement is about: drop-tail, or both FICCRD edges with the
+    control reading the queue as ``queue`` ("": the primary reading)."""
+    presets = (BASELINE,) if st["about"] == "droptail" else tuple(p + (f" queue={queue}" if queue else "") for p in FICCRD_PRESETS)
     out = {}
     for p in presets:
         ms = by.get((reading, p))
@@ -258,16 +297,18 @@ def _rate(reading: str) -> str:
 
 
 def _said(p: str, holds: bool, values: list[float]) -> str:
-    return f"{LABELS[p]} {'holds' if holds else 'fails'} ({_value(values)})"
+    return f"{label(p)} {'holds' if holds else 'fails'} ({_value(values)})"
 
 
 def statement_row(st: dict[str, Any], by: dict[tuple[str, str], list[dict[str, float]]], data: dict[str, Any]) -> dict[str, Any]:
     """One of the seed's statements as a row: decided at the bottleneck rate the seed states; a
     claim about FICCRD on both edge schemes, not comparable where they disagree (the seed leaves
-    the edge open); the other bottleneck reading's verdicts in the note."""
+    the edge open), with the control reading the data queue; the other queue reading's and the
+    other bottleneck reading's verdicts in the note."""
     readings, criteria = data["readings"], data["criteria"]
     primary = _verdicts(st, by, readings["primary"], criteria)
     other = _verdicts(st, by, readings["other"], criteria)
+    other_queue = {} if st["about"] == "droptail" else _verdicts(st, by, readings["primary"], criteria, readings["queue_other"])
     tol = V.tolerance("criterion", None, st["criterion"])
     notes = []
     if st["about"] == "droptail":
@@ -279,20 +320,23 @@ def statement_row(st: dict[str, Any], by: dict[tuple[str, str], list[dict[str, f
     else:
         answers = {p: h for p, (h, _) in primary.items()}
         holds = next(iter(answers.values())) if len(set(answers.values())) == 1 else None
-        ccsim, ci = "; ".join(f"{LABELS[p]} {_value(v)}" for p, (_, v) in primary.items()), None
+        ccsim, ci = "; ".join(f"{label(p)} {_value(v)}" for p, (_, v) in primary.items()), None
         notes.append(" ".join(f"{_said(p, h, v)}." for p, (h, v) in primary.items())
                      + (" The seed does not say which edge its runs used ([RECON] edge): not comparable."
                         if holds is None else " Both edges agree."))
         for p in primary:
             shown = _shown(st, by[(readings["primary"], p)])
             if shown:
-                notes.append(f"{LABELS[p]}: {shown}.")
+                notes.append(f"{label(p)}: {shown}.")
+    if other_queue:
+        notes.append("With the control counting every packet in the buffer, RD packets included ([RECON] queue = "
+                     f"{readings['queue_other']}): " + "; ".join(_said(p, h, v) for p, (h, v) in other_queue.items()) + ".")
     if other:
         notes.append(f"At {_rate(readings['other'])} (the bottleneck the seed's 0.15 Mb/s fair share implies, [RECON] "
                      f"bottleneck): " + "; ".join(_said(p, h, v) for p, (h, v) in other.items()) + ".")
     if st["test"] in ("fair", "unfair"):
         notes.append("The band decides only where it is crossed: S0 is off the others' mean by "
-                     + ", ".join(f"{abs(_mean(v) - 1):.0%} ({LABELS[p]})" for p, (_, v) in primary.items()) + ".")
+                     + ", ".join(f"{abs(_mean(v) - 1):.0%} ({label(p)})" for p, (_, v) in primary.items()) + ".")
     if st.get("note"):
         notes.append(st["note"])
     return V.statement(st["quantity"], st["quote"], holds, ccsim, tol, ccsim_ci=ci, where=st["where"],
@@ -315,7 +359,8 @@ def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[st
               "(1 Mb/s each). The counted rows run the 10 Mb/s the topology text states; every statement's note gives "
               "its verdict at 1.5 Mb/s too. ccsim's max-min goodput per flow is 10 Mb/s x 4096/4136 / 10 = 0.990 Mb/s "
               "(the dashed line in goodput.png).")))
-    source = next((r for r in runs if r["task"].preset == "ficcrd/ficcrd"), runs[0] if runs else None)
+    source = next((r for r in runs if r["task"].preset == "ficcrd/ficcrd" and r["task"].queue == data["readings"]["queue"]),
+                  runs[0] if runs else None)
     for i in data["input"]:
         value = source["inputs"][i["value"]] if source else None
         rows.append(V.quantity(i["quantity"], i["paper"], i["quote"], [value], V.tolerance(
@@ -325,14 +370,17 @@ def compare(results: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[st
 
 
 def readings_table(data: dict[str, Any], by: dict[tuple[str, str], list[dict[str, float]]]) -> list[dict[str, Any]]:
-    """Every statement under every reading (bottleneck rate x the schemes it is about): whether its
-    test holds, and the value it rests on. Not counted: the rows above are."""
+    """Every statement under every reading (bottleneck rate x queue reading x the schemes it is
+    about): whether its test holds, and the value it rests on. Not counted: the rows above are."""
     out = []
     for st in data["statement"]:
         row: dict[str, Any] = {"statement": st["quantity"]}
         for reading in (data["readings"]["primary"], data["readings"]["other"]):
-            for p, (h, v) in _verdicts(st, by, reading, data["criteria"]).items():
-                row[f"{reading} {p}"] = f"{'holds' if h else 'fails'}: {_value(v)}"
+            for queue in ("", data["readings"]["queue_other"]):
+                if queue and st["about"] == "droptail":
+                    continue
+                for p, (h, v) in _verdicts(st, by, reading, data["criteria"], queue).items():
+                    row[f"{reading} {p}"] = f"{'holds' if h else 'fails'}: {_value(v)}"
         out.append(row)
     return out
 
@@ -374,7 +422,10 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
     for preset, rs in by_preset.items():
         q = rs[0]["queue"]
         ax.step(q["time_s"].to_numpy(), q["queue_cells"].to_numpy(), where="post", linewidth=0.8,
-                label=LABELS[preset])
+                label=LABELS[preset] + (", all packets" if "data_queue_packets" in q.columns else ""))
+        if "data_queue_packets" in q.columns:
+            ax.step(q["time_s"].to_numpy(), q["data_queue_packets"].to_numpy(), where="post", linewidth=0.8,
+                    linestyle=":", label=f"{LABELS[preset]}, data packets")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("queue (packets)")
     ax.set_title(f"bottleneck queue R11->R12, seed {first['task'].seed}")
@@ -399,21 +450,25 @@ def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
 
 
 def write_html(out: Path, rows: list[dict[str, Any]], table: list[dict[str, Any]], figures: list[str],
-               info: dict[str, Any], data: dict[str, Any]) -> None:
+               info: dict[str, Any], data: dict[str, Any], sensitivity: list[dict[str, Any]] | None = None) -> None:
+    sensitivity_section = [(S.TITLE, C.html_table(sensitivity, S.COLUMNS))] if sensitivity else []
     readings = (data["readings"]["primary"], data["readings"]["other"])
+    keys = list(PRESETS) + [f"{p} queue={data['readings']['queue_other']}" for p in FICCRD_PRESETS]
     columns = [("statement", "statement")] + [
-        (f"{r} {p}", f"{LABELS[p]}, bottleneck {_rate(r)}") for r in readings for p in PRESETS]
+        (f"{r} {k}", f"{label(k)}, bottleneck {_rate(r)}") for r in readings for k in keys]
     c = V.counts(rows, info["quick"])
     intro = ((V.QUICK_WARNING + "\n" if info["quick"] else "")
              + f"{c['headline'].removeprefix(V.QUICK_WARNING + ' ')}. {info['mode'].capitalize()} run: {info['runs']} runs "
              f"({', '.join(PRESETS)}; seeds {', '.join(map(str, info['seeds']))}; bottleneck at {_rate(readings[0])} as the seed's "
-             f"topology states, and at {_rate(readings[1])} as its 0.15 Mb/s fair share implies) in {info['wall_s']:.1f} s. Seed 002 "
+             f"topology states, and at {_rate(readings[1])} as its 0.15 Mb/s fair share implies; FICCRD's control reading "
+             f"the data queue and, apart, every packet) in {info['wall_s']:.1f} s. Seed 002 "
              "prints no simulated number: every counted row is one of its statements, decided by the criterion its "
-             "tolerance spells out at the stated 10 Mb/s; a claim about FICCRD is decided with both edge schemes the seed "
-             "names (FIEWA: ficcrd/ficcrd, FIABC: ficcrd/ficcrd-abc) and is not comparable where they disagree. "
+             "tolerance spells out at the stated 10 Mb/s with the control reading the data queue as the seed's text has it; "
+             "a claim about FICCRD is decided with both edge schemes the seed "
+             "names (FIABC: ficcrd/ficcrd, FIEWA: ficcrd/ficcrd-fiewa) and is not comparable where they disagree. "
              "docs/reproductions/ficcrd.md explains every difference.")
     sections = V.sections(rows) + [("Every statement under every reading (not counted: the rows above are)",
-                                     C.html_table(table, columns))]
+                                     C.html_table(table, columns))] + sensitivity_section
     (out / "index.html").write_text(C.report_page(TITLE, intro, sections, figures), encoding="utf-8")
 
 
@@ -429,11 +484,15 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     seeds = data["seeds"][:2] if quick else data["seeds"]
     link = data["readings"]["link"]
     readings = (data["readings"]["primary"], data["readings"]["other"])
-    tasks = [Task(preset, seed, quick, reading, link, data["criteria"]["burst_bin_s"])
-             for reading in readings for preset in PRESETS for seed in seeds]
-    pool = C.make_pool(min(workers, len(tasks)))
+    queues = (data["readings"]["queue"], data["readings"]["queue_other"])
+    tasks = [Task(preset, seed, quick, reading, link, data["criteria"]["burst_bin_s"], queue)
+             for reading in readings for preset in PRESETS for queue in (queues if preset != BASELINE else ("",))
+             for seed in seeds]
+    side = S.tasks(data, quick)
+    pool = C.make_pool(min(workers, len(tasks) + len(side)))
     try:
         results = C.run_all(_run, tasks, workers=workers, progress=progress, label="simulating", pool=pool)
+        sensitivity = C.run_all(S.run, side, workers=workers, progress=progress, label="sensitivity", pool=pool)
     finally:
         if pool is not None:
             pool.shutdown()
@@ -441,22 +500,23 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     V.write_compared(out, rows)
     by = measured(results, data)
     table = readings_table(data, by)
-    details = {"readings": data["readings"], "criteria": data["criteria"], "seeds": seeds,
+    details = {"readings": data["readings"], "criteria": data["criteria"], "seeds": seeds, "sensitivity": sensitivity,
                "measures": {f"{reading} {preset}": [{k: C.clean(v) for k, v in m.items()} for m in ms]
                             for (reading, preset), ms in by.items()},
                "readings_table": table}
     (out / "details.json").write_text(json.dumps(details, indent=1, ensure_ascii=False, allow_nan=False) + "\n",
                                       encoding="utf-8")
-    primary = [r for r in results if r["task"].reading == data["readings"]["primary"]]
+    primary = [r for r in results if r["task"].reading == data["readings"]["primary"]
+               and r["task"].queue in ("", data["readings"]["queue"])]
     figures = _figures(primary, out / "figures")
-    runs = [{"scenario": r["task"].preset, "bottleneck": r["task"].reading, "seed": r["task"].seed,
+    runs = [{"scenario": r["task"].preset, "bottleneck": r["task"].reading, "queue": r["task"].queue, "seed": r["task"].seed,
              "sim_time_s": r["summary"]["sim_time_s"], "wall_s": C.clean(r["summary"]["wall_s"]),
              "events": r["summary"]["events"], "fingerprint": r["summary"]["fingerprint"]} for r in results]
     (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
-    info = {"mode": "quick" if quick else "full", "quick": quick, "runs": len(tasks), "seeds": seeds,
+    info = {"mode": "quick" if quick else "full", "quick": quick, "runs": len(tasks) + len(side), "seeds": seeds,
             "wall_s": time.perf_counter() - started}
-    write_html(out, rows, table, figures, info, data)
-    return V.summary(PAPER, out, rows, len(tasks), started, quick)
+    write_html(out, rows, table, figures, info, data, sensitivity)
+    return V.summary(PAPER, out, rows, len(tasks) + len(side), started, quick)
 
 
 __all__ = ["reproduce", "load_data", "measures", "trace_measures", "input_values", "decide", "compare", "readings_table",

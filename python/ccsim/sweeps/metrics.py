@@ -37,7 +37,9 @@ TOP = ("fairness_index", "events", "cell_hops", "sim_time_s", "goodput_mbps_tota
 FIELDS = {
     "sources": ("acr_mbps", "rate_mbps", "maxmin_mbps", "final_acr_mbps", "cells_sent", "cells_received",
                 "cells_dropped", "clr", "window_clr", "delay_mean_ms", "delay_p99_ms", "jitter_ms"),
-    "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "buffer_cells", "drops"),
+    "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "buffer_cells", "drops",
+              # FICCRD ports only (NaN elsewhere)
+              "mean_data_queue_packets", "mean_rd_queue_packets"),
     "links": ("utilization", "rate_mbps"),
     "gateways": ("max_queue_cells", "mean_queue_cells", "mean_queue_after_arrival_cells", "time_mean_queue_cells",
                  "mean_queue_delay_ms", "rn_sent", "qn_sent", "drops"),

@@ -3,7 +3,22 @@
 //! State: MAPR (mean allowed packet rate, bits/s) and DPF (down-pressure factor). A forward RD
 //! packet updates MAPR from the APR it carries; a backward RD packet of a flow whose forward
 //! data leaves by this queue gets `ER = min(ER, DPF * MAPR)`, DPF piecewise linear in the queue:
-//! `alpha` at Q = 0, 1 at Q = Q0 = BUR * BufferSize, 0 at Q = BufferSize.
+//! `alpha` at Q = 0, 1 at Q = Q0 = BUR * BufferSize, 0 at Q = BufferSize. Which packets Q
+//! counts is `FiccrdQueue` [RECON]: the data packets alone (the seed's "data queue length", the
+//! default) or every packet in the buffer, RD packets included; `rd_queue.rs` tells them apart.
+
+use super::rd_queue::RdQueue;
+use ccsim_engine::SimTime;
+
+/// Which queue the control reads as Q [RECON] (docs/models/ficcrd.md, "Parameters").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FiccrdQueue {
+    /// The data packets in the buffer (RD packets left out): seed 002 §3.2 says "the data queue
+    /// length at bottleneck router will still fluctuate at our target queue length".
+    Data,
+    /// Every packet in the buffer, RD packets included (its "packet queue length").
+    Packets,
+}
 
 /// The seed's constants (docs/models/ficcrd.md, "Parameters": BUR 0.5, alpha 1.15, beta 0.0625).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -14,11 +29,13 @@ pub struct FiccrdParams {
     pub alpha: f64,
     /// Gain of MAPR's moving average, in (0, 1].
     pub beta: f64,
+    /// Which packets Q counts [RECON: the data packets].
+    pub queue: FiccrdQueue,
 }
 
 impl Default for FiccrdParams {
     fn default() -> Self {
-        FiccrdParams { bur: 0.5, alpha: 1.15, beta: 0.0625 }
+        FiccrdParams { bur: 0.5, alpha: 1.15, beta: 0.0625, queue: FiccrdQueue::Data }
     }
 }
 
@@ -35,12 +52,24 @@ pub struct FiccrdCore {
     q0: f64,
     pub forward_rds: u64,
     pub backward_rds: u64,
+    /// The RD packets among the port's queued packets.
+    pub rds: RdQueue,
 }
 
 impl FiccrdCore {
     pub fn new(params: FiccrdParams, link_rate_bps: f64, buffer_packets: u32) -> Self {
         let buffer_size = buffer_packets as f64;
-        FiccrdCore { params, mapr: link_rate_bps, dpf: 1.0, buffer_size, q0: params.bur * buffer_size, forward_rds: 0, backward_rds: 0 }
+        FiccrdCore { params, mapr: link_rate_bps, dpf: 1.0, buffer_size, q0: params.bur * buffer_size, forward_rds: 0, backward_rds: 0, rds: RdQueue::new(buffer_packets) }
+    }
+
+    /// Q at `now`, packets, from the `packets` the port's buffer holds (after its `sync`): the
+    /// data packets alone or all of them (`FiccrdParams::queue`).
+    #[inline]
+    pub fn queue(&self, now: SimTime, packets: u32) -> u32 {
+        match self.params.queue {
+            FiccrdQueue::Data => packets - self.rds.len_at(now),
+            FiccrdQueue::Packets => packets,
+        }
     }
 
     /// Q0 = BUR * BufferSize, packets.
@@ -57,6 +86,7 @@ impl FiccrdCore {
         }
     }
 
+    /// A forward RD packet about to enter the queue, Q (`queue`, packets) as `queue()` gives it.
     pub fn on_forward_rd(&mut self, apr: f64, queue: u32) {
         self.forward_rds += 1;
         let congested = queue as f64 > self.q0;
@@ -66,6 +96,7 @@ impl FiccrdCore {
         }
     }
 
+    /// A backward RD packet of a flow whose data leaves by this queue: the ER it carries on.
     pub fn on_backward_rd(&mut self, er: f64, queue: u32) -> f64 {
         self.backward_rds += 1;
         self.dpf = self.dpf_at(queue as f64);
@@ -116,6 +147,18 @@ mod tests {
             c.on_forward_rd(2e6, 10);
         }
         assert!((c.mapr - 2e6).abs() < 1.0, "{}", c.mapr);
+    }
+
+    #[test]
+    fn q_is_the_data_packets_or_every_packet() {
+        let mut c = core();
+        let t = SimTime::from_ps;
+        // Two RDs queued among 10 packets, leaving at 5 and 8.
+        c.rds.admit(t(0), t(5));
+        c.rds.admit(t(1), t(8));
+        assert_eq!((c.queue(t(2), 10), c.queue(t(5), 9), c.queue(t(8), 8)), (8, 8, 8));
+        c.params.queue = FiccrdQueue::Packets;
+        assert_eq!(c.queue(t(2), 10), 10);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! IP-level congestion control at routers: FICCRD core routers (seed 002, docs/models/ficcrd.md)
-//! and the source edges that drive them (`rd_edge.rs`), enforcing the rate with FIEWA (window
-//! rewriting) or FIABC (ACK pacing). One algorithm per file; the `Any…` enums keep the
+//! with the RD packets among their queued packets (`rd_queue.rs`), and the source edges that
+//! drive them (`rd_edge.rs`), enforcing the rate with FIEWA (window rewriting) or FIABC (ACK
+//! pacing). One algorithm per file; the `Any…` enums keep the
 //! per-packet path free of trait objects.
 
 pub mod csfq;
@@ -8,12 +9,14 @@ pub mod fiabc;
 pub mod ficcrd;
 pub mod fiewa;
 pub mod rd_edge;
+pub mod rd_queue;
 
 pub use csfq::RateEstimator;
 pub use fiabc::{AckBucket, FiabcFlow};
-pub use ficcrd::{FiccrdCore, FiccrdParams};
+pub use ficcrd::{FiccrdCore, FiccrdParams, FiccrdQueue};
 pub use fiewa::{FiewaFlow, FiewaParams, FiewaRtt, WindowRounding};
 pub use rd_edge::{RdEdge, RdParams};
+pub use rd_queue::RdQueue;
 
 use crate::cell::Cell;
 use crate::ids::VcId;
@@ -39,6 +42,36 @@ impl AnyIpControl {
     pub fn on_backward_rd(&mut self, er: f64, queue: u32) -> f64 {
         match self {
             AnyIpControl::Ficcrd(c) => c.on_backward_rd(er, queue),
+        }
+    }
+
+    /// Q as the control reads it at `now`, from the `packets` its port's buffer holds.
+    #[inline]
+    pub fn queue(&self, now: SimTime, packets: u32) -> u32 {
+        match self {
+            AnyIpControl::Ficcrd(c) => c.queue(now, packets),
+        }
+    }
+
+    /// The port admitted an RD packet at `now` that leaves its buffer at `departure`.
+    #[inline]
+    pub fn on_rd_admitted(&mut self, now: SimTime, departure: SimTime) {
+        match self {
+            AnyIpControl::Ficcrd(c) => c.rds.admit(now, departure),
+        }
+    }
+
+    /// The RD packets the port holds (the data queue is the rest).
+    pub fn rds(&self) -> &RdQueue {
+        match self {
+            AnyIpControl::Ficcrd(c) => &c.rds,
+        }
+    }
+
+    /// The measurement window opens at `now`.
+    pub fn open_window(&mut self, now: SimTime) {
+        match self {
+            AnyIpControl::Ficcrd(c) => c.rds.open_window(now),
         }
     }
 
@@ -86,6 +119,13 @@ impl AnyEdge {
         match self {
             AnyEdge::Fiewa(f) => &f.rd,
             AnyEdge::Fiabc(f) => &f.rd,
+        }
+    }
+
+    pub fn rd_mut(&mut self) -> &mut RdEdge {
+        match self {
+            AnyEdge::Fiewa(f) => &mut f.rd,
+            AnyEdge::Fiabc(f) => &mut f.rd,
         }
     }
 

@@ -192,6 +192,8 @@ impl WorldBuilder {
         // A policy that counts tagged cells per VC needs each departing cell (WBA).
         let held = s.held.or_else(|| port.buffer.policy().counts_tags().then(|| AnyHeldOrder::Fifo(Default::default())));
         if let Some(order) = held {
+            // FICCRD's RD count needs each RD's departure at admission (`ip/rd_queue.rs`).
+            debug_assert!(port.control.is_none(), "a port with IP control is FIFO");
             port.discipline = AnyDiscipline::held(order);
         }
         self.ports.push(port);

@@ -31,6 +31,8 @@ pub enum Event {
     TcpAckTimer(VcId, u32),
     /// A FICCRD source edge's ACK bucket releases the ACKs it has paid for (FIABC).
     EdgeRelease(VcId),
+    /// A FICCRD source edge's RD timer for a flow: an RD if the flow went `rd_interval` without.
+    EdgeRdTimer(VcId),
     /// An HG-RCP gateway's controller tick (the gateway's index).
     GatewayTimer(u32),
     /// Record one sample of every time series.
@@ -42,7 +44,7 @@ pub enum Event {
 /// Simultaneous events run in an order that depends only on what they are and when, never on
 /// when they were scheduled, so that it survives any partition of the events into queues
 /// (`World`'s windowed mode). Every world, with TCP or without, uses this order. By kind
-/// first: arrivals, departures, credit updates, timers, sources, TCP, edges' ACK buckets, gateways, and observers (the window, samples)
+/// first: arrivals, departures, credit updates, timers, sources, TCP, edges' ACK buckets and RD timers, gateways, and observers (the window, samples)
 /// last, so that a sample sees everything that happened at its picosecond. Within a kind, in a
 /// pseudo-random order drawn afresh at every picosecond (a hash of the time and the
 /// component), then by component: ordering by component alone would let the lowest-numbered VC
@@ -63,9 +65,10 @@ impl IntrinsicOrder for Event {
             Event::TcpAckTimer(v, g) => (7, v.0, g),
             Event::TcpStart(v) => (8, v.0, 0),
             Event::EdgeRelease(v) => (9, v.0, 0),
-            Event::GatewayTimer(g) => (10, g, 0),
-            Event::WindowOpen => (11, 0, 0),
-            Event::Sample => (12, 0, 0),
+            Event::EdgeRdTimer(v) => (10, v.0, 0),
+            Event::GatewayTimer(g) => (11, g, 0),
+            Event::WindowOpen => (12, 0, 0),
+            Event::Sample => (13, 0, 0),
         };
         let comp = comp as u64 & 0xff_ffff;
         rank << 56 | shuffle(time.as_ps(), comp) << 32 | comp << 8 | (gen as u64 & 0xff)
@@ -98,6 +101,7 @@ impl Event {
             Event::Credit(p) => (11, p.0),
             Event::EdgeRelease(v) => (12, v.0),
             Event::TcpAckTimer(v, _) => (13, v.0),
+            Event::EdgeRdTimer(v) => (14, v.0),
         }
     }
 
@@ -115,6 +119,7 @@ impl Event {
             Event::GatewayTimer(g) => format!("controller of gateway {}", world.gateways[g as usize].name),
             Event::Credit(p) => format!("credit control at port {}", world.ports[p.index()].name),
             Event::EdgeRelease(v) => format!("ACK bucket of {}", world.vcs[v.index()].name),
+            Event::EdgeRdTimer(v) => format!("RD timer of {}", world.vcs[v.index()].name),
             Event::Sample => "sampling".into(),
             Event::WindowOpen => "measurement window".into(),
         }

@@ -137,6 +137,12 @@ impl World {
         }
         match port.offer(now, cell) {
             Ok((arrival, head)) => {
+                if cell.is_rd() {
+                    if let Some(c) = port.control.as_mut() {
+                        // FICCRD tells RD packets from data in the queue (`ip/rd_queue.rs`).
+                        c.on_rd_admitted(now, SimTime::from_ps(arrival.as_ps() - port.delay.as_ps()));
+                    }
+                }
                 if port.lazy_sink {
                     // Only RM cells get an event (the first one in the pipe).
                     if cell.is_rm() {

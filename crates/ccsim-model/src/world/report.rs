@@ -283,6 +283,14 @@ impl World {
                     0.0
                 };
                 let util = if span > 0.0 { (p.bits_sent_at(now) - d0) / (span * p.rate_bps() as f64) } else { 0.0 };
+                // FICCRD ports tell their RD packets from the data (`ip/rd_queue.rs`).
+                let mean_rd_queue = p.control.as_ref().map(|c| {
+                    if span > 0.0 {
+                        c.rds().window_area_at(now) as f64 / (span * ccsim_engine::PS_PER_SEC as f64)
+                    } else {
+                        0.0
+                    }
+                });
                 PortReport {
                     name: p.name.clone(),
                     link: p.link_name.clone(),
@@ -298,6 +306,7 @@ impl World {
                     packets: p.packets,
                     departed: p.departed,
                     utilization: util,
+                    mean_rd_queue,
                 }
             })
             .collect();
@@ -408,6 +417,9 @@ pub struct PortReport {
     pub packets: bool,
     pub departed: u64,
     pub utilization: f64,
+    /// Of `mean_queue`, the RD packets' part, at a port with FICCRD control (the data packets'
+    /// part is the rest).
+    pub mean_rd_queue: Option<f64>,
 }
 
 /// An HG-RCP gateway over the whole run.

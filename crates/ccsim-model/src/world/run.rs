@@ -83,6 +83,7 @@ impl World {
             Event::GatewayTimer(g) => self.on_gateway_timer(g),
             Event::Credit(p) => self.on_credit(p),
             Event::EdgeRelease(v) => self.on_edge_release(v),
+            Event::EdgeRdTimer(v) => self.on_edge_rd_timer(v),
         }
     }
 
@@ -105,7 +106,9 @@ impl World {
             }
             Event::TcpAckTimer(v, _) => self.vc_dest_lp[v.index()],
             // Worlds with gateways or edges run from one queue (`can_run_in_windows`).
-            Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) | Event::EdgeRelease(_) => return self.queue.push(t, ev),
+            Event::Sample | Event::WindowOpen | Event::GatewayTimer(_) | Event::EdgeRelease(_) | Event::EdgeRdTimer(_) => {
+                return self.queue.push(t, ev)
+            }
         };
         self.lp_next[lp as usize] = self.lp_next[lp as usize].min(t);
         self.lps[lp as usize].push(t, ev);

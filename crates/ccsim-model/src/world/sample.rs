@@ -60,7 +60,10 @@ impl World {
             }
             if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
                 self.rec.mapr.push(now, i, c.mapr / 1e6);
-                self.rec.dpf.push(now, i, c.dpf_at(port.buffer.len() as f64));
+                self.rec.dpf.push(now, i, c.dpf_at(c.queue(now, port.buffer.len()) as f64));
+                if m.queue {
+                    self.rec.data_queue.push(now, i, (port.buffer.len() - c.rds.len_at(now)) as f64);
+                }
             }
             let bits = port.bits_sent_at(now);
             if m.utilization && now > SimTime::ZERO {
@@ -134,7 +137,7 @@ impl World {
         }
         for p in self.ports.iter().filter(|p| p.at_switch) {
             rows += m.queue as u64 * (1 + p.red.is_some() as u64) + m.utilization as u64
-                + 2 * p.control.as_ref().and_then(|c| c.ficcrd()).is_some() as u64;
+                + (2 + m.queue as u64) * p.control.as_ref().and_then(|c| c.ficcrd()).is_some() as u64;
         }
         if m.queue {
             rows += self.gateways.iter().filter(|g| g.trunk.is_some()).count() as u64;
@@ -155,6 +158,9 @@ impl World {
         w.data_sent = self.vcs.iter().map(|v| v.books.data_sent).collect();
         w.data_dropped = self.vcs.iter().map(|v| v.books.data_dropped).collect();
         w.queue_area = self.ports.iter().map(|p| p.queue_area(now)).collect();
+        for c in self.ports.iter_mut().filter_map(|p| p.control.as_deref_mut()) {
+            c.open_window(now);
+        }
         w.port_departed_bits = self.ports.iter().map(|p| p.bits_sent_at(now)).collect();
         for p in &mut self.ports {
             p.queue.window_max = p.buffer.len();

@@ -2,7 +2,8 @@
 //! route, `Vc.edge` set) it estimates each flow's rate from its data packets, sends RD packets
 //! behind them, keeps the backward RDs that come home, and enforces the flow's ER on its ACKs:
 //! FIEWA writes a window cap into them, FIABC paces them from an ACK bucket (the
-//! `EdgeRelease` event). For every other packet it is a plain router (`router.rs`).
+//! `EdgeRelease` event); a flow that went `rd_interval` without a forward RD gets one on its own
+//! (the `EdgeRdTimer` event). For every other packet it is a plain router (`router.rs`).
 //!
 //! May touch the entering flow's edge state and books, and the router's own ports.
 
@@ -50,15 +51,36 @@ impl World {
     fn at_source_edge(&mut self, cell: Cell) {
         let vc = &mut self.vcs[cell.vc.index()];
         let segment = vc.tcp().and_then(|t| t.segment(cell.frame)).map(|s| (s.end(), s.retransmission));
-        let rd = vc.edge.as_deref_mut().expect("checked by the caller").on_data(self.now, cell.vc, cell.bits() as f64, segment);
+        let edge = vc.edge.as_deref_mut().expect("checked by the caller");
+        let rd = edge.on_data(self.now, cell.vc, cell.bits() as f64, segment);
+        let timer = edge.rd_mut().arm_timer();
         self.pass_forward(1, cell);
+        if let Some(t) = timer {
+            self.schedule(t, Event::EdgeRdTimer(cell.vc));
+        }
         if let Some(rd) = rd {
-            self.vcs[cell.vc.index()].books.fwd_sent += 1;
-            if self.trace.is_some() {
-                let out = self.vcs[cell.vc.index()].fwd_ports[1];
-                self.trace_send_by(&rd, self.now, out);
-            }
-            self.forward_rd(1, rd);
+            self.send_forward_rd(rd);
+        }
+    }
+
+    /// A forward RD packet leaves the source edge (node 1).
+    fn send_forward_rd(&mut self, rd: Cell) {
+        self.vcs[rd.vc.index()].books.fwd_sent += 1;
+        if self.trace.is_some() {
+            let out = self.vcs[rd.vc.index()].fwd_ports[1];
+            self.trace_send_by(&rd, self.now, out);
+        }
+        self.forward_rd(1, rd);
+    }
+
+    /// Flow `v`'s RD timer: an RD if the flow went `rd_interval` without one; the timer's next
+    /// wake-up (`RdEdge::on_timer`).
+    pub(in crate::world) fn on_edge_rd_timer(&mut self, v: VcId) {
+        let edge = self.vcs[v.index()].edge.as_deref_mut().expect("a flow with an edge");
+        let (rd, next) = edge.rd_mut().on_timer(self.now, v);
+        self.schedule(next, Event::EdgeRdTimer(v));
+        if let Some(rd) = rd {
+            self.send_forward_rd(rd);
         }
     }
 

@@ -32,8 +32,9 @@ impl World {
         let last = node + 1 == vc.fwd_ports.len();
         let port = &mut self.ports[out.index()];
         port.sync(self.now);
-        let q = port.buffer.len();
+        let packets = port.buffer.len();
         if let Some(c) = port.control.as_mut() {
+            let q = c.queue(self.now, packets);
             c.on_forward_rd(rd.ccr as f64, q);
         }
         if last {
@@ -61,8 +62,9 @@ impl World {
         let port = &mut self.ports[fwd.index()];
         if port.control.is_some() {
             port.sync(self.now);
-            let q = port.buffer.len();
+            let packets = port.buffer.len();
             let c = port.control.as_mut().expect("checked");
+            let q = c.queue(self.now, packets);
             rd.er = c.on_backward_rd(rd.er as f64, q) as f32;
         }
         rd
