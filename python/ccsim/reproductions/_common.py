@@ -230,12 +230,10 @@ def prepare(out: Any, paper: str, workers: int | None) -> tuple[Any, int]:
 
 
 def save_figure(fig, path) -> str:
-    """Writes a matplotlib figure (tight layout, 110 dpi), closes it, returns the file's name."""
-    import matplotlib.pyplot as plt
-
+    """Writes a matplotlib figure (tight layout, 110 dpi) and returns the file's name (the figures
+    are `_mpl`'s, which pyplot does not hold: nothing to close)."""
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path.name
 
 

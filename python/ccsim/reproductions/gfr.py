@@ -334,10 +334,7 @@ def compare(results: dict[str, list[dict[str, Any]]], data: dict[str, Any], quic
 def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
     """Fig. 5 (per-source throughput / expected, mean and spread, per configuration, with
     efficiency), Figs. 6 and 7 (achieved / target per MCR group for B1 and B2)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
     import numpy as np
 
     files = []

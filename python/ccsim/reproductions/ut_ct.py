@@ -707,10 +707,7 @@ PROBE_COLUMNS = [("case", "case"), ("policy_limit", "Policy_Limit (cells)"), ("a
 
 
 def _figures(res: dict[str, Any], out: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
 
     files = []
     m = lambda preset, key: _stats(res[preset], key)  # noqa: E731

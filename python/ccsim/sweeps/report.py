@@ -65,10 +65,7 @@ def _plotly_div(metric: str, axis: str, series, div_id: str) -> str:
 
 
 def _static(metric: str, axis: str, series, base: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for label, xs, ys, hw in series:
