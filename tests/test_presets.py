@@ -42,3 +42,27 @@ def test_close_matches_are_suggested():
 def test_every_preset_validates_and_is_named_after_its_file(name):
     resolved = json.loads(_core.resolve(preset_text(name), "toml"))
     assert resolved["name"] == name
+
+
+def test_every_preset_has_its_seed_paper_and_a_one_sentence_purpose():
+    from ccsim.presets import PAPERS, purpose, seed_of
+
+    for name, desc in list_presets():
+        assert f"seed {seed_of(name)}:" in PAPERS[name.split("/")[0]], name
+        p = purpose(desc)
+        assert p and not p.lower().startswith("seed ") and "docs/" not in p, (name, p)
+        assert " ".join(desc.split()).find(p.rstrip(".;")[-30:]) >= 0, (name, p)  # a piece of the description
+    assert purpose("Seed 003 Table 1 no. 5 (LAN): three-switch parking lot. A crosses SW1->SW2") == \
+        "Table 1 no. 5 (LAN): three-switch parking lot."
+
+
+def test_filters_and_near_names():
+    from ccsim.presets import matching, near_names
+
+    assert matching(None) == preset_names() and matching("") == preset_names()
+    assert matching("FICCRD/") == ["ficcrd/droptail", "ficcrd/ficcrd", "ficcrd/ficcrd-abc"]
+    assert matching("*/ficcrd*") == ["ficcrd/ficcrd", "ficcrd/ficcrd-abc"] == matching("ficcrd?*c*")
+    assert matching("no-such") == []
+    assert near_names("gfc1")[0] == "abr-benchmarks/gfc1"  # a scenario part alone
+    assert near_names("ficcrd/ficrd")[0] == "ficcrd/ficcrd"
+    assert near_names("zzzz") == []

@@ -71,7 +71,7 @@ def reproduce_all(root: str | os.PathLike[str], **options: Any) -> tuple[dict[st
     import time
     from pathlib import Path
 
-    from .._outdir import MARKER, OutputError, check, marker
+    from .._outdir import MARKER, OutputRefused, check, marker
     from . import scorecard
 
     root = Path(root)
@@ -79,7 +79,7 @@ def reproduce_all(root: str | os.PathLike[str], **options: Any) -> tuple[dict[st
     if not (mark and mark.get("paper") == "all"):
         taken = [f for f in ("index.html", "index.md") if (root / f).exists()]
         if taken:
-            raise OutputError(f"--out {root} holds {', '.join(taken)}, which ccsim did not write; the scorecard would "
+            raise OutputRefused(f"--out {root} holds {', '.join(taken)}, which ccsim did not write; the scorecard would "
                               f"replace it: move it away or choose another --out")
     targets = {n: root / n for n in names()}
     for target in targets.values():
