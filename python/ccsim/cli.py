@@ -277,7 +277,7 @@ def run(
 
             check_formats(plot_format)
             preload = preload_plots()
-    progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
+    progress = ProgressBar(enabled=False if as_json else None)  # None: on a terminal only
     try:
         try:
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
