@@ -119,9 +119,11 @@ def purpose(description: str) -> str:
     that `seed_of` already gives (``§4.3: ATM Forum Generic Fairness Configuration 1 …``)."""
     import re
 
-    text = re.sub(r"^seed \d+\s*", "", description, flags=re.IGNORECASE)
-    # The docs page a description cites is for reading it in full (`ccsim presets --long`).
-    text = re.sub(r"\s*\(docs/[\w/.-]+\.md\)|;\s*docs/[\w/.-]+\.md(?=\))", "", text)
+    # "Seed 002 (FICCRD), the first try: …" → "The first try: …"
+    text = re.sub(r"^seed \d+\s*(\([^)]*\))?[\s,]*", "", description, flags=re.IGNORECASE)
+    # The docs pages a description cites are for reading it in full (`ccsim presets --long`).
+    text = re.sub(r"(;\s*)?docs/[\w/.-]+\.md(;\s*)?", lambda m: "; " if m.group(1) and m.group(2) else "", text)
+    text = re.sub(r"\s*\(\s*\)", "", text)
     first = re.split(r"(?<=[.;])\s+(?=[A-Z])", text, maxsplit=1)[0]
     return first[:1].upper() + first[1:]
 
