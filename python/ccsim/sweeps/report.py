@@ -18,7 +18,7 @@ import polars as pl
 
 from .._extras import require
 from .._html import Markup, render
-from .store import Store, StoreError
+from .store import NotASweepDirectory, Store, StoreError
 from .summary import summarize
 
 
@@ -92,7 +92,7 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
     store = Store(sweep_dir)
     manifest = store.manifest()
     if manifest is None:
-        raise StoreError(f"{sweep_dir}: not a sweep directory (no manifest.json)")
+        raise NotASweepDirectory(f"{sweep_dir}: not a sweep directory (no manifest.json)")
     frame = store.read()
     store.check_rows(frame)
     if frame.height == 0:
