@@ -95,10 +95,15 @@ fuzz: build
 
 # A wheel for other machines: release build, stripped, tagged manylinux2014 (glibc 2.17 and later;
 # zig links against that glibc, so no container is needed), into target/wheels/.
+# The wheel records the commit it is built from (`ccsim --version`, results' metadata; _version.py):
+# python/ccsim/_build_commit exists only during the build (a file git ignores would not be packed).
+BUILD_COMMIT := python/ccsim/_build_commit
 wheel: venv | $(PROFILE)
 	$(VENV)/bin/pip install --quiet "ziglang>=0.11"
+	git rev-parse HEAD | cut -c1-12 > $(BUILD_COMMIT) || rm -f $(BUILD_COMMIT); \
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(PGO_ENV) $(VENV)/bin/maturin build --release --compatibility manylinux2014 \
-		--zig --out target/wheels --quiet
+		--zig --out target/wheels --quiet; \
+	status=$$?; rm -f $(BUILD_COMMIT); exit $$status
 
 # The wheel in a fresh environment runs the README's examples (CI runs this after the tests).
 check-wheel: wheel

@@ -13,7 +13,10 @@ python3 -m venv "$work/.venv"
 "$work/.venv/bin/pip" install --quiet --upgrade pip
 # The README's Python block converts a table to pandas: the `pandas` extra.
 "$work/.venv/bin/pip" install --quiet "$(pwd)/$wheel[pandas]"
-echo "check_wheel: $(basename "$wheel") installed: $("$work/.venv/bin/ccsim" --version), environment $(du -sh "$work/.venv" | cut -f1)"
+version=$("$work/.venv/bin/ccsim" --version)
+echo "check_wheel: $(basename "$wheel") installed: $version, environment $(du -sh "$work/.venv" | cut -f1)"
+# The wheel carries the commit `make wheel` built it from (python/ccsim/_version.py).
+[[ "$version" =~ \(commit\ [0-9a-f]{12}\)$ ]] || { echo "check_wheel: --version names no commit: $version" >&2; exit 1; }
 python3 - "$work" README.md <<'PY'
 import re, shlex, subprocess, sys
 from pathlib import Path

@@ -201,7 +201,8 @@ def test_cli_refuses_a_bad_out_before_running(cli, env, tmp_path):
     f = tmp_path / "a-file"
     f.write_text("x")
     p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--out", str(f)], capture_output=True, text=True, env=env)
-    assert p.returncode == 1 and p.stderr.startswith("error: --out exists and is not a directory"), p.stderr
+    # A usage error, as README.md promises for an invalid command line (issue #39: it exited 1).
+    assert p.returncode == 2 and p.stderr.startswith("error: --out exists and is not a directory"), p.stderr
     assert "simulated" not in p.stdout
 
 

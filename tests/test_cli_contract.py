@@ -4,6 +4,7 @@ import json
 import subprocess
 
 import ccsim
+import ccsim.presets
 
 
 def run(cli, env, *args):
@@ -13,12 +14,46 @@ def run(cli, env, *args):
 def test_presets_list_and_show(cli, env):
     p = run(cli, env, "presets")
     assert p.returncode == 0
-    assert "abr-benchmarks/gfc1" in p.stdout and "abr-benchmarks/upstream" in p.stdout
+    lines = p.stdout.splitlines()
+    # One line per preset, in name order: name, seed paper, purpose (issue #39: 2,086 lines for 93).
+    assert [line.split()[0] for line in lines] == ccsim.presets.preset_names()
+    gfc1 = next(line for line in lines if line.startswith("abr-benchmarks/gfc1 "))
+    assert "seed 003" in gfc1 and "Generic Fairness Configuration 1" in gfc1
+    assert all(len(line) <= 200 for line in lines)  # COLUMNS=200 (the env fixture)
     p = run(cli, env, "presets", "show", "abr-benchmarks/gfc1")
     assert p.returncode == 0
     assert p.stdout == ccsim.preset_text("abr-benchmarks/gfc1")
     p = run(cli, env, "presets", "show", "abr-benchmarks/nope")
     assert p.returncode == 2 and p.stderr.startswith("error: unknown preset")
+
+
+def test_presets_filter(cli, env):
+    names = ccsim.presets.preset_names()
+
+    def listed(*args):
+        p = run(cli, env, "presets", *args)
+        assert p.returncode == 0, p.stderr
+        return [line.split()[0] for line in p.stdout.splitlines()]
+
+    assert listed("gfr") == [n for n in names if "gfr" in n] and listed("gfr")
+    assert listed("GFC") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2", "abr-benchmarks/gfc3"]
+    assert listed("gfc[12]") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2"]  # a glob on the scenario part
+    assert listed("ut-ct/*-ut") == [n for n in names if n.startswith("ut-ct/") and n.endswith("-ut")]
+    long = run(cli, env, "presets", "gfc1", "--long").stdout
+    assert " ".join(long.split()[3:]) == " ".join(ccsim.presets.preset_description("abr-benchmarks/gfc1").split())
+    p = run(cli, env, "presets", "zzz")
+    assert p.returncode == 2 and p.stderr == "error: no preset name contains or matches 'zzz'; `ccsim presets` lists them all\n"
+
+
+def test_presets_show_suggests_near_names(cli, env):
+    for typo, want in [("gfc1", "abr-benchmarks/gfc1"), ("abr-benchmarks/two-source", "abr-benchmarks/two-sources"),
+                       ("hgrcp/hgrcp5", "hgrcp/hgrcp-5"), ("abr/gfc1", "abr-benchmarks/gfc1")]:
+        p = run(cli, env, "presets", "show", typo)
+        assert p.returncode == 2 and p.stdout == "", p.stdout
+        assert p.stderr.startswith(f"error: unknown preset '{typo}'; did you mean {want}"), p.stderr
+    for args, needle in [(("presets", "show"), "give a preset NAME"), (("presets", "gfr", "gfc"), "unexpected argument 'gfc'")]:
+        p = run(cli, env, *args)
+        assert p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1, p.stderr
 
 
 def test_run_json_is_exactly_one_object(cli, env):

@@ -51,7 +51,7 @@ def test_out_dir_that_is_a_file(cli, env, tmp_path, small):
     f.write_text(json.dumps(small))
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert_clean_error(run(cli, env, "run", str(f), "--out", str(blocker)), 1, str(blocker))
+    assert_clean_error(run(cli, env, "run", str(f), "--out", str(blocker)), 2, str(blocker))
 
 
 def test_bad_seed_values(cli, env):
@@ -111,6 +111,59 @@ def test_unknown_command_and_help(cli, env):
         assert cmd in p.stdout
     p = run(cli, env, "run", "--help")
     assert p.returncode == 0 and "--set" in p.stdout and "--json" in p.stdout
+
+
+def test_bare_commands_print_their_help_as_a_usage_error(cli, env):
+    """Regression (issue #39): bare `ccsim` printed its whole help squashed into one `error:` line.
+    A missing command is a usage error (click >= 8.2 and argparse agree: exit 2): the normal,
+    multi-line help on stderr, nothing on stdout."""
+    for args, commands in [((), ("run", "presets", "validate", "reproduce", "--version")), (("analyze",), ("hgrcp",))]:
+        p = run(cli, env, *args)
+        assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout)
+        assert p.stderr.startswith("Usage: ") and not p.stderr.startswith("error:") and p.stderr.count("\n") > 8, p.stderr
+        assert all(c in p.stderr for c in commands), p.stderr
+        assert p.stderr == run(cli, env, *args, "--help").stdout  # the same help `--help` prints
+
+
+def test_help_lists_version_and_options_list_their_choices(cli, env):
+    from ccsim._choices import SCHEMES, TCP_VARIANTS
+
+    top = run(cli, env, "--help")
+    assert top.returncode == 0 and "--version" in top.stdout
+    for flag in ("--version", "-V"):
+        v = run(cli, env, flag)
+        assert v.returncode == 0 and v.stdout.startswith(f"ccsim {ccsim.__version__}"), v.stdout
+    # The full CLI answers --version as the fast path does (`python -m ccsim.cli`).
+    full = subprocess.run([sys.executable, "-m", "ccsim.cli", "--version"], capture_output=True, text=True, env=env)
+    assert full.returncode == 0 and full.stdout == run(cli, env, "--version").stdout
+    text = " ".join(run(cli, env, "run", "--help").stdout.split())
+    assert all(name in text for name in SCHEMES + TCP_VARIANTS), text
+    assert "png, pdf or svg" in text
+    assert all(name in " ".join(run(cli, env, "validate", "--help").stdout.split()) for name in SCHEMES)
+    assert all(p in " ".join(run(cli, env, "reproduce", "--help").stdout.split())
+               for p in ("abr-benchmarks", "gfr", "ficcrd", "hgrcp", "ut-ct", "all"))
+
+
+@pytest.mark.parametrize("option, names", [("--scheme", "SCHEMES"), ("--tcp", "TCP_VARIANTS")])
+def test_the_listed_choices_are_the_engines(option, names):
+    """The help's lists (ccsim/_choices.py) are the names the engine accepts, all of them: each
+    resolves, and the engine's own refusal names no other."""
+    from ccsim import _choices
+
+    listed = getattr(_choices, names)
+    key = option[2:]
+    for name in listed:
+        ccsim.resolve("abr-benchmarks/two-sources", **{key: name})
+    with pytest.raises(ccsim.ScenarioError) as e:
+        ccsim.resolve("abr-benchmarks/two-sources", **{key: "no-such-name"})
+    engine = str(e.value).rsplit("(one of ", 1)[1].rstrip(")").split(", ")
+    assert sorted(engine) == sorted(listed), (engine, listed)
+
+
+def test_trace_paths_refused_before_running_are_usage_errors(cli, env, tmp_path):
+    assert_clean_error(run(cli, env, "run", "abr-benchmarks/two-sources", "--trace", str(tmp_path)), 2, "names a directory")
+    assert_clean_error(run(cli, env, "run", "abr-benchmarks/two-sources", "--trace", str(tmp_path / "no" / "t.parquet")), 2,
+                       "no such directory")
 
 
 def test_python_dash_m(env):

@@ -43,7 +43,7 @@ def test_run_out_never_deletes_a_users_file_and_names_it(cli, env, tmp_path):
     assert _cli(cli, env, *SMALL_RUN, "--out", str(out)).returncode == 0
     (out / "NOTES.md").write_text("mine")
     p = _cli(cli, env, *SMALL_RUN, "--out", str(out))
-    _one_line(p, 1)
+    _one_line(p, 2)  # refused before running: a usage error
     assert "NOTES.md" in p.stderr and "did not write" in p.stderr
     assert (out / "NOTES.md").read_text() == "mine" and (out / "summary.json").exists()
 
@@ -66,7 +66,7 @@ def test_run_out_refuses_a_sweep_and_sweep_out_refuses_foreign_files(cli, env, t
     assert p.returncode == 0, p.stderr
     assert json.loads((sweep / MARKER).read_text())["kind"] == "sweep"
     p = _cli(cli, env, *SMALL_RUN, "--out", str(sweep))
-    _one_line(p, 1)
+    _one_line(p, 2)  # refused before running: a usage error
     assert "a ccsim sweep output" in p.stderr
     assert (sweep / "manifest.json").exists() and any((sweep / "runs").iterdir())
     # A sweep resumes its own directory, and a user's notes in it stay (a sweep deletes nothing).
@@ -77,7 +77,7 @@ def test_run_out_refuses_a_sweep_and_sweep_out_refuses_foreign_files(cli, env, t
     unrelated.mkdir()
     (unrelated / "a.jpg").write_bytes(b"\xff")
     p = _cli(cli, env, "sweep", str(plan), "--out", str(unrelated))
-    _one_line(p, 1)
+    _one_line(p, 2)  # refused before running: a usage error
     assert "a.jpg" in p.stderr and sorted(x.name for x in unrelated.iterdir()) == ["a.jpg"]
 
 
@@ -86,7 +86,7 @@ def test_reproduce_out_follows_the_same_rule(cli, env, tmp_path):
     mine.mkdir()
     (mine / "thesis.tex").write_text("x")
     p = _cli(cli, env, "reproduce", "hgrcp", "--quick", "--out", str(mine))
-    _one_line(p, 1)
+    _one_line(p, 2)  # refused before running: a usage error
     assert "thesis.tex" in p.stderr
 
 
@@ -155,7 +155,7 @@ def test_out_through_a_symlink_writes_into_its_directory(small, tmp_path):
 def test_out_below_a_file_names_the_file(cli, env, tmp_path):
     (tmp_path / "f").write_text("x")
     p = _cli(cli, env, *SMALL_RUN, "--out", str(tmp_path / "f" / "sub" / "res"))
-    _one_line(p, 1)
+    _one_line(p, 2)  # refused before running: a usage error
     assert "a path component is a file" in p.stderr and str(tmp_path / "f") in p.stderr
 
 

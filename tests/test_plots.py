@@ -1,10 +1,10 @@
-"""Plots render headless (Agg) from synthetic results: ACR, queue, received, overview."""
+"""Plots render from synthetic results without pyplot or a backend choice: ACR, queue, received,
+overview; and a returned figure shows in Jupyter as a PNG."""
 
 import subprocess
 import sys
 
 import matplotlib
-import matplotlib.pyplot as plt
 import polars as pl
 
 from ccsim import Result, plots
@@ -14,8 +14,24 @@ def _fig(obj):
     return obj if isinstance(obj, matplotlib.figure.Figure) else obj.figure
 
 
-def test_backend_is_headless():
-    assert matplotlib.get_backend().lower() == "agg"
+def test_importing_and_drawing_choose_no_backend_and_use_no_pyplot(tmp_path):
+    """Regression (issue #39): `import ccsim.plots` called `matplotlib.use("Agg")`, so in Jupyter
+    neither ccsim's figures nor the user's own pyplot figures showed. The backend the user (here
+    MPLBACKEND) chose stays chosen, pyplot is never loaded, and the figures still save."""
+    code = ("import sys, matplotlib, ccsim.plots as P\n"
+            "from ccsim import Result\n"
+            "from tests.synthetic import synthetic_result\n"
+            "fig = P.plot_overview(Result(synthetic_result()), sys.argv[1])\n"
+            "print(matplotlib.get_backend(), 'matplotlib.pyplot' in sys.modules, fig._repr_png_()[:4] == b'\\x89PNG')")
+    import os
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, MPLBACKEND="svg", PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "o.png")], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["svg", "False", "True"], p.stdout
+    assert (tmp_path / "o.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def _data_lines(ax):
@@ -37,7 +53,6 @@ def test_acr_lines_have_distinct_styles_and_max_min_references(synthetic):
     refs = {(l.get_color(), l.get_ydata()[0]) for l in ax.lines if len(l.get_xdata()) == 2}
     want = {(line.get_color(), s["maxmin_mbps"]) for line, s in zip(lines, r.data["sources"]) if s.get("maxmin_mbps") is not None}
     assert refs == want and refs
-    plt.close(fig)
 
 
 def test_acr_many_sources_share_a_style_per_group(synthetic, monkeypatch):
@@ -47,27 +62,25 @@ def test_acr_many_sources_share_a_style_per_group(synthetic, monkeypatch):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C", "D", "max-min fair rate"]
     styles = [(l.get_color(), l.get_linestyle()) for l in _data_lines(ax)]  # A1 A2 B1 B2 B3 C1 C2 C3 C4 D1
     assert styles[0] == styles[1] != styles[2] == styles[3] == styles[4] != styles[5]
-    plt.close(fig)
 
 
 def test_acr_few_sources_are_labelled_by_name(synthetic):
     fig = _fig(plots.plot_acr(Result(synthetic), sources=["A1", "B2"]))
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["A1", "B2", "max-min fair rate"]
     assert fig.axes[0].get_title() == "ten, seed 7: allowed cell rate"
-    plt.close(fig)
 
 
 def test_queue_defaults_to_ports_that_queued(synthetic):
     fig = _fig(plots.plot_queue(Result(synthetic)))
     assert sorted(l.get_label() for l in fig.axes[0].lines) == ["SW1->SW2", "SW2->SW3"]
     assert "cells" in fig.axes[0].get_ylabel()
-    plt.close(fig)
     fig = _fig(plots.plot_queue(Result(synthetic), ports=["SW2->DA1"]))
     assert len(fig.axes[0].lines) == 1
-    plt.close(fig)
 
 
 def test_given_axes_are_drawn_on(synthetic):
+    import matplotlib.pyplot as plt  # the user's own pyplot figure
+
     fig, ax = plt.subplots()
     plots.plot_acr(Result(synthetic), ax=ax)
     plots.plot_queue(Result(synthetic), ax=ax)
@@ -79,13 +92,11 @@ def test_received_and_overview(synthetic, tmp_path):
     r = Result(synthetic)
     fig = _fig(plots.plot_received(r))
     assert len(fig.axes[0].lines) == 10
-    plt.close(fig)
     path = tmp_path / "overview.png"
     plots.plot_overview(r, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
     fig = _fig(plots.plot_overview(r))
     assert len(fig.axes) == 2
-    plt.close(fig)
 
 
 def test_long_series_are_drawn_from_their_envelope():
@@ -144,7 +155,6 @@ def test_queue_plots_draw_the_buffer_a_queue_came_near():
     # The bottleneck filled its 200 packets: its limit is drawn; R10->R11 never came near its 50.
     assert [l.get_ydata()[0] for l in ax.lines if len(l.get_xdata()) == 2] == [200]
     assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "buffer size"
-    plt.close(fig)
 
 
 def test_queue_plots_draw_the_drop_thresholds_a_queue_came_near():
@@ -158,7 +168,6 @@ def test_queue_plots_draw_the_drop_thresholds_a_queue_came_near():
     # The EPD queue passed its threshold R (0.9 of 12,000 cells) and came near the buffer: both drawn.
     assert sorted(l.get_ydata()[0] for l in ax.lines if len(l.get_xdata()) == 2) == [10800, 12000]
     assert [t.get_text() for t in ax.get_legend().get_texts()][-2:] == ["buffer size", "drop thresholds"]
-    plt.close(fig)
 
 
 def test_loss_over_time_is_each_flows_cumulative_drops(tmp_path):
@@ -183,10 +192,10 @@ def test_loss_over_time_is_each_flows_cumulative_drops(tmp_path):
 
 def test_the_plotting_module_can_be_imported_ahead_on_a_thread():
     """`ccsim run … --out` imports the plotting module while the engine runs: in a fresh
-    interpreter the module is loaded once the thread is done, and the formats check needs none
-    of matplotlib."""
+    interpreter the module is loaded once the thread is done (without pyplot, whose backend
+    selection has no place on a thread), and the formats check needs none of matplotlib."""
     code = ("import sys; from ccsim._figures import check_formats, preload_plots\n"
             "check_formats(['png', 'svg']); assert 'matplotlib' not in sys.modules\n"
             "preload_plots().join(); print('ccsim.plots' in sys.modules, 'matplotlib.pyplot' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert p.stdout.split() == ["True", "True"], p.stdout + p.stderr
+    assert p.stdout.split() == ["True", "False"], p.stdout + p.stderr

@@ -1,6 +1,7 @@
 """Preset discovery from the installed package: names, descriptions, text, close matches."""
 
 import json
+import re
 
 import pytest
 
@@ -42,3 +43,33 @@ def test_close_matches_are_suggested():
 def test_every_preset_validates_and_is_named_after_its_file(name):
     resolved = json.loads(_core.resolve(preset_text(name), "toml"))
     assert resolved["name"] == name
+
+
+def test_every_preset_has_its_seed_paper_and_a_one_sentence_purpose():
+    from ccsim.presets import PAPERS, purpose, seed_of
+
+    for name, desc in list_presets():
+        assert f"seed {seed_of(name)}:" in PAPERS[name.split("/")[0]], name
+        p = purpose(desc)
+        assert p and not p.lower().startswith("seed ") and "docs/" not in p, (name, p)
+        assert set(re.findall(r"\w+", p.lower())) <= set(re.findall(r"\w+", desc.lower())), (name, p)  # its words
+    assert purpose("Seed 003 Table 1 no. 5 (LAN): three-switch parking lot. A crosses SW1->SW2") == \
+        "Table 1 no. 5 (LAN): three-switch parking lot."
+    assert purpose("Seed 002 (FICCRD), the first try (docs/a.md; x is y; docs/b.md). Identical to z") == \
+        "The first try (x is y)."
+    assert purpose("Seed 000 §4 (Figs. 6-9; docs/models/hgrcp.md): 5 sources. The rest") == "§4 (Figs. 6-9): 5 sources."
+
+
+def test_filters_and_near_names():
+    from ccsim.presets import matching, near_names
+
+    assert matching(None) == preset_names() and matching("") == preset_names()
+    names = preset_names()
+    assert matching("FICCRD/") == [n for n in names if n.startswith("ficcrd/")] != []
+    assert matching("ABR-BENCHMARKS/GFC") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2", "abr-benchmarks/gfc3"]
+    assert matching("*/gfc[12]") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2"] == matching("gfc[12]")
+    assert matching("abr-*/one-*") == ["abr-benchmarks/one-at-a-time", "abr-benchmarks/one-source"]
+    assert matching("no-such") == []
+    assert near_names("gfc1")[0] == "abr-benchmarks/gfc1"  # a scenario part alone
+    assert near_names("abr-benchmarks/parkinglot-3")[0] == "abr-benchmarks/parking-lot-3"
+    assert near_names("zzzz") == []

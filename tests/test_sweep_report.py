@@ -90,7 +90,7 @@ def test_summary_reports_its_interval(swept):
 
 def test_report_errors(tmp_path, cli, env):
     p = subprocess.run(cli + ["report", str(tmp_path)], capture_output=True, text=True, env=env)
-    assert p.returncode == 1 and p.stderr.startswith("error:") and "no manifest.json" in p.stderr
+    assert p.returncode == 2 and p.stderr.startswith("error:") and "no manifest.json" in p.stderr  # a usage error
     with pytest.raises(Exception, match="not a sweep directory"):
         write_report(Path(tmp_path) / "nothing")
 

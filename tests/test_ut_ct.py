@@ -319,6 +319,9 @@ class _Runner:
     def args(self, preset, seed, extra):
         return preset, seed, extra, 1.0, 1536
 
+    def map(self, args):  # ut_ct.Runner.map: the pool's, in order (and a progress step per run)
+        return self.pool.map(ut_ct._one, args)
+
 
 @pytest.mark.parametrize("p999, found, limit", [
     (lambda limit: 900.0, False, 32),           # nothing meets 500 ms, N2 neither: the lower bound, flagged

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .errors import CcsimError
+from .errors import CcsimError, UsageError
 
 MARKER = ".ccsim-result"
 KINDS = ("run", "reproduce", "sweep")
@@ -40,6 +40,15 @@ _SHOWN = 5  # foreign entries named in an error
 
 class OutputError(CcsimError):
     """An output could not be written (a full disk, a read-only place): one line naming it."""
+
+
+class OutputRefused(OutputError, UsageError):
+    """An output directory the rule above refuses (it holds what ccsim did not write): a usage
+    error on the command line (exit 2), checked before anything runs."""
+
+
+class NotAnOutputDirectory(NotADirectoryError, UsageError):
+    """``--out`` names a file, a link to one, or a path below one: a usage error (exit 2)."""
 
 
 def marker(out: Path) -> dict[str, Any] | None:
@@ -77,7 +86,7 @@ def _parent_ok(out: Path) -> None:
     """`--out a/b/c` where `a` is a file: say so (not "File exists" from mkdir)."""
     for parent in reversed(out.parents):
         if parent.exists() and not parent.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "--out: a path component is a file, not a directory", str(parent))
+            raise NotAnOutputDirectory(errno.ENOTDIR, "--out: a path component is a file, not a directory", str(parent))
 
 
 def check(out_dir: str | os.PathLike[str], kind: str) -> Path:
@@ -92,22 +101,22 @@ def check(out_dir: str | os.PathLike[str], kind: str) -> Path:
     if out.is_symlink():
         target = out.resolve()
         if target.exists() and not target.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "--out is a link to a file, not a directory", str(out))
+            raise NotAnOutputDirectory(errno.ENOTDIR, "--out is a link to a file, not a directory", str(out))
         out = target
     _parent_ok(out)
     if out.exists():
         if not out.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "--out exists and is not a directory", str(out))
+            raise NotAnOutputDirectory(errno.ENOTDIR, "--out exists and is not a directory", str(out))
         entries = sorted(p.name for p in out.iterdir() if not _STAGING.match(p.name))
         if entries:
             mark = marker(out)
             if mark is None or mark["kind"] != kind:
                 what = "files that ccsim did not write" if mark is None else f"a ccsim {mark['kind']} output"
-                raise OutputError(f"--out {out} holds {what} ({_names(entries)}); a {kind} writes only into a new or "
+                raise OutputRefused(f"--out {out} holds {what} ({_names(entries)}); a {kind} writes only into a new or "
                                   f"empty directory or its own earlier output: choose another --out")
             foreign = [e for e in entries if not owned(mark, e)]
             if foreign and kind != "sweep":
-                raise OutputError(f"--out {out} holds files ccsim did not write ({_names(foreign)}); replacing the "
+                raise OutputRefused(f"--out {out} holds files ccsim did not write ({_names(foreign)}); replacing the "
                                   f"earlier {kind} would delete them: move them away or choose another --out")
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryFile(dir=out.parent):
@@ -210,4 +219,4 @@ def _reason(e: BaseException) -> str:
     return first[0] if first else type(e).__name__
 
 
-__all__ = ["MARKER", "OutputError", "check", "marker", "remove_stale", "staging_path", "write_errors", "writing"]
+__all__ = ["MARKER", "OutputError", "OutputRefused", "NotAnOutputDirectory", "check", "marker", "remove_stale", "staging_path", "write_errors", "writing"]

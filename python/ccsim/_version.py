@@ -1,6 +1,7 @@
-"""ccsim's version, and the git commit of the checkout it runs from (for `ccsim --version` and every
-result's metadata). The commit is read from the checkout's `.git` files, without running git;
-an installed wheel has none."""
+"""ccsim's version, and the git commit it runs from (for `ccsim --version` and every result's
+metadata). From a checkout (an editable install) the commit is read from its `.git` files, without
+running git; an installed wheel has no checkout, and carries the commit `make wheel` built it
+from in the package file `_build_commit` (written for the build, then removed from the checkout)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,25 @@ _commit: object = _UNKNOWN
 
 
 def commit() -> str | None:
-    """The checkout's HEAD commit (12 hex digits), or None outside a git checkout (read once)."""
+    """The checkout's HEAD commit, else the one the wheel was built from (12 hex digits), or None
+    (read once)."""
     global _commit
     if _commit is _UNKNOWN:
-        _commit = _read_commit()
+        _commit = _read_commit() or _built_commit()
     return _commit  # type: ignore[return-value]
+
+
+#: The file `make wheel` writes into the package: the commit the wheel is built from.
+BUILD_COMMIT_FILE = "_build_commit"
+
+
+def _built_commit() -> str | None:
+    """The commit recorded in the package at build time (12 hex digits), or None."""
+    try:
+        text = _read(_join(os.path.dirname(os.path.realpath(__file__)), BUILD_COMMIT_FILE)).strip().lower()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text[:12] if len(text) >= 12 and all(c in "0123456789abcdef" for c in text[:40]) else None
 
 
 def _read_commit() -> str | None:
@@ -58,7 +73,8 @@ def _common_dir(git: str) -> str:
 
 
 def describe() -> str:
-    """`X.Y.Z`, with `(commit abcdef123456)` when running from a checkout."""
+    """`X.Y.Z`, with `(commit abcdef123456)` when the commit is known (a checkout, or a wheel built
+    by `make wheel`)."""
     c = commit()
     return f"{__version__} (commit {c})" if c else __version__
 

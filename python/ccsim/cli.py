@@ -9,24 +9,51 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
+from ._choices import SCHEMES, TCP_VARIANTS, listed
 from ._progress import ProgressBar
 from .entry import fail, parse_sets, report_error
-from .errors import CcsimError, ScenarioError
+from .errors import CcsimError, ScenarioError, UsageError
 
 app = typer.Typer(
     add_completion=False,
-    no_args_is_help=True,
     help="ccsim: discrete-event simulation of ATM ABR and TCP/IP congestion control.",
     pretty_exceptions_enable=False,
     # Plain help: typer's rich help loads a markdown renderer (~30 ms) before printing a line.
     rich_markup_mode=None,
 )
-presets_app = typer.Typer(help="List the shipped presets, or show one.", invoke_without_command=True, rich_markup_mode=None)
-app.add_typer(presets_app, name="presets")
-analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives without simulating.", no_args_is_help=True,
-                           rich_markup_mode=None)
+analyze_app = typer.Typer(help="Closed-form analyses: numbers theory gives without simulating.", rich_markup_mode=None)
 app.add_typer(analyze_app, name="analyze")
+
+
+def _help_when_bare(ctx: typer.Context) -> None:
+    """A command group called without a command: its help on stderr, exit 2. Click's convention
+    since 8.2 (a missing command is a usage error, as argparse also treats it); done here rather
+    than by `no_args_is_help`, whose exit code and output depend on the click and typer versions
+    (and which ccsim's one-line error printer would squash into one line)."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help(), err=True)
+        raise typer.Exit(2)
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", "-V", is_eager=True,
+                                 help="Print ccsim's version and the git commit it was built from, and exit."),
+) -> None:
+    if version:
+        from ._version import describe
+
+        sys.stdout.write(f"ccsim {describe()}\n")
+        raise typer.Exit(0)
+    _help_when_bare(ctx)
+
+
+@analyze_app.callback(invoke_without_command=True)
+def _analyze(ctx: typer.Context) -> None:
+    _help_when_bare(ctx)
 
 
 class _Console:
@@ -60,25 +87,55 @@ def Table(*headers: Any, **options: Any) -> Any:  # noqa: N802 (stands for rich'
     return RichTable(*headers, **options)
 
 
-@presets_app.callback()
-def presets_list(ctx: typer.Context) -> None:
-    """List every preset with its description."""
-    if ctx.invoked_subcommand is not None:
+class _PresetsCommand(TyperCommand):
+    """`presets` takes FILTER or `show NAME`: one usage line for both (a group could not take an
+    optional FILTER before its `show` command)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return ["[OPTIONS]", "[FILTER | show NAME]"]
+
+
+@app.command("presets", cls=_PresetsCommand)
+def presets(
+    pattern: Optional[str] = typer.Argument(None, metavar="FILTER", show_default=False,
+                                            help="Only the presets whose name contains FILTER, or matches it as a glob "
+                                                 "(* ? [..]; `ccsim presets gfr`, `ccsim presets 'gfc*'`)."),
+    name: Optional[str] = typer.Argument(None, hidden=True),
+    long: bool = typer.Option(False, "--long", "-l", help="Each preset's whole description, not its first sentence."),
+) -> None:
+    """List the shipped presets (FILTER: only some), or show one. One line each: name, seed paper,
+    purpose. `ccsim presets show NAME` prints a preset's TOML (copy it, edit it, run it with
+    `ccsim run FILE`)."""
+    from .presets import matching, near_names, preset_description, preset_text, purpose, seed_of
+
+    if pattern == "show":
+        if name is None:
+            raise ScenarioError("presets show: give a preset NAME (`ccsim presets` lists them)")
+        sys.stdout.write(preset_text(name))
         return
-    from .presets import list_presets
+    if name is not None:
+        raise ScenarioError(f"presets: unexpected argument {name!r} (one FILTER, or `ccsim presets show NAME`)")
+    names = matching(pattern)
+    if not names:
+        close = near_names(pattern or "")
+        hint = f"; did you mean {', '.join(close)}?" if close else "; `ccsim presets` lists them all"
+        raise ScenarioError(f"no preset name contains or matches {pattern!r}{hint}")
+    width = max(len(n) for n in names)
+    columns = shutil.get_terminal_size((100, 24)).columns
+    lines = []
+    for n in names:
+        head = f"{n:<{width}}  seed {seed_of(n)}  "
+        text = preset_description(n)
+        if long:
+            import textwrap
 
-    table = Table("preset", "description", show_lines=False)
-    for name, desc in list_presets():
-        table.add_row(name, desc)
-    out.print(table)
-
-
-@presets_app.command("show")
-def presets_show(name: str) -> None:
-    """Print a preset's TOML (copy it, edit it, run it with `ccsim run FILE`)."""
-    from .presets import preset_text
-
-    sys.stdout.write(preset_text(name))
+            lines.append(f"{n}  (seed {seed_of(n)})")
+            lines += textwrap.wrap(text, max(40, columns - 4), initial_indent="    ", subsequent_indent="    ")
+            continue
+        text = purpose(text)
+        room = max(20, columns - len(head) - 1)
+        lines.append(head + (text if len(text) <= room else text[:room - 1].rstrip() + "…"))
+    sys.stdout.write("\n".join(lines) + "\n")
 
 
 def _span(start_s: float, end_s: float) -> str:
@@ -172,15 +229,19 @@ def _print_summary(s: dict[str, Any]) -> None:
         out.print(f"Jain fairness index (rate / max-min): {s['fairness_index']:.4f}")
 
 
+_SCHEME_HELP = f"Swap the ABR switch algorithm at every switch: {listed(SCHEMES)}."
+_TCP_HELP = f"Swap the TCP variant of every connection: {listed(TCP_VARIANTS)}."
+
+
 @app.command()
 def run(
     scenario: str = typer.Argument(..., help="Preset name (see `ccsim presets`), scenario file (.toml/.json), or - to read standard input."),
     set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable; VALUE is JSON, a TOML inline table or array, or text)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every random stream."),
-    scheme: Optional[str] = typer.Option(None, "--scheme", help="Swap the ABR switch algorithm at every switch."),
-    tcp: Optional[str] = typer.Option(None, "--tcp", help="Swap the TCP variant of every connection."),
+    scheme: Optional[str] = typer.Option(None, "--scheme", metavar="SCHEME", help=_SCHEME_HELP),
+    tcp: Optional[str] = typer.Option(None, "--tcp", metavar="VARIANT", help=_TCP_HELP),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Write Parquet tables, plots and summary.json here."),
-    plot_format: list[str] = typer.Option(["png"], "--plot-format", help="Figure format with --out: png, pdf or svg (repeatable)."),
+    plot_format: list[str] = typer.Option(["png"], "--plot-format", metavar="FORMAT", help="Figure format with --out: png, pdf or svg (repeatable)."),
     no_plots: bool = typer.Option(False, "--no-plots", help="With --out, write the tables and summary only."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
     trace_path: Optional[Path] = typer.Option(None, "--trace", help="Record the per-cell/packet event trace and write it "
@@ -221,7 +282,7 @@ def run(
 
             check_formats(plot_format)
             preload = preload_plots()
-    progress = ProgressBar(enabled=not as_json and sys.stderr.isatty())
+    progress = ProgressBar(enabled=False if as_json else None)  # None: on a terminal only
     try:
         try:
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
@@ -252,6 +313,14 @@ def run(
         out.print(f"wrote {trace_path} ({t.get('events', 0):,} events, {t.get('bytes', 0) / 1e6:.1f} MB in memory)")
 
 
+class _TraceIsADirectory(IsADirectoryError, UsageError):
+    pass
+
+
+class _NoTraceDirectory(FileNotFoundError, UsageError):
+    pass
+
+
 def check_trace_path(path: Path) -> None:
     """Before a run: `--trace PATH` names a file (not a directory) whose directory exists and
     can be written."""
@@ -259,10 +328,10 @@ def check_trace_path(path: Path) -> None:
     import tempfile
 
     if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "--trace names a directory; give a file name (trace.parquet)", str(path))
+        raise _TraceIsADirectory(errno.EISDIR, "--trace names a directory; give a file name (trace.parquet)", str(path))
     parent = path.absolute().parent
     if not parent.is_dir():
-        raise FileNotFoundError(errno.ENOENT, "--trace: no such directory", str(parent))
+        raise _NoTraceDirectory(errno.ENOENT, "--trace: no such directory", str(parent))
     with tempfile.TemporaryFile(dir=parent):
         pass
 
@@ -271,7 +340,7 @@ def check_trace_path(path: Path) -> None:
 def validate(
     file: str = typer.Argument(..., help="Scenario file, preset name, or - to read standard input."),
     set_: list[str] = typer.Option([], "--set", help="Override a field: PATH=VALUE (repeatable; VALUE is JSON, a TOML inline table or array, or text)."),
-    scheme: Optional[str] = typer.Option(None, "--scheme"),
+    scheme: Optional[str] = typer.Option(None, "--scheme", metavar="SCHEME", help=_SCHEME_HELP),
 ) -> None:
     """Check a scenario without running it."""
     from .api import resolve
@@ -282,7 +351,7 @@ def validate(
 
 @app.command()
 def reproduce(
-    paper: str = typer.Argument(..., help="Paper to reproduce (abr-benchmarks, gfr, ficcrd, hgrcp, ut-ct), or `all`."),
+    paper: str = typer.Argument(..., metavar="PAPER", help="Paper to reproduce: abr-benchmarks, gfr, ficcrd, hgrcp, ut-ct, or all."),
     out_dir: Optional[Path] = typer.Option(
         None, "--out", help="Output directory (default out/reproduce/PAPER; with `all`, one subdirectory per paper)."
     ),
@@ -325,7 +394,7 @@ def schema() -> None:
 @app.command()
 def sweep(
     plan: Path = typer.Argument(..., help="Sweep plan (.toml); see docs/sweeps.md."),
-    executor: str = typer.Option("local", "--executor", help="local (process pool) or dask."),
+    executor: str = typer.Option("local", "--executor", metavar="EXECUTOR", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://HOST:PORT); "
                                             "without it --executor dask starts a LocalCluster."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: every core)."),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from .errors import CcsimError, CcsimWarning, ScenarioError, shown
+from .errors import CcsimError, CcsimWarning, ScenarioError, UsageError, shown
 
 TYPE_CHECKING = False  # not `typing`'s: see ccsim/__init__.py
 if TYPE_CHECKING:
@@ -153,18 +153,20 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def report_error(e: BaseException) -> int:
     """One clear line on stderr for an error a command ends with, and its exit code: 2 for an
-    invalid scenario or command line, 130 for Ctrl-C, 143 for SIGTERM, 1 for anything else (a ccsim error, or a
-    file the user named that cannot be read or written)."""
+    invalid scenario or command line (a `UsageError` too: an `--out` ccsim may not write into),
+    130 for Ctrl-C, 143 for SIGTERM, 1 for anything else (a ccsim error, or a file the user named
+    that cannot be read or written)."""
     if isinstance(e, KeyboardInterrupt):
         code = getattr(e, "exit_code", 130)
         fail(str(e) if code != 130 and str(e) else "interrupted")
         return code
+    usage = isinstance(e, (ScenarioError, UsageError))
     if isinstance(e, OSError):
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
         fail(f"{e.strerror or e}{where}")
-        return 1
+        return 2 if usage else 1
     fail(str(e))
-    return 2 if isinstance(e, ScenarioError) else 1
+    return 2 if usage else 1
 
 
 if __name__ == "__main__":

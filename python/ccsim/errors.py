@@ -14,6 +14,13 @@ class ScenarioError(CcsimError, ValueError):
     """The scenario (file, dict, preset name or override) is invalid; the message names the field."""
 
 
+class UsageError(CcsimError, ValueError):
+    """What was asked for is refused before anything runs, for a reason other than the scenario:
+    an output path ccsim may not write into (a file, or a directory holding files ccsim did not
+    write). The command line treats it as a usage error: one line, exit 2. (Raised mixed into the
+    error it is, e.g. a ``NotADirectoryError`` naming the path.)"""
+
+
 class SimulationError(CcsimError):
     """A run could not be carried out or completed (e.g. an invariant check failed)."""
 
@@ -35,4 +42,4 @@ def shown(text: str, limit: int = 100) -> str:
     return cut if cut.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
 
 
-__all__ = ["CcsimError", "ScenarioError", "SimulationError", "InternalError", "CcsimWarning", "shown"]
+__all__ = ["CcsimError", "ScenarioError", "UsageError", "SimulationError", "InternalError", "CcsimWarning", "shown"]

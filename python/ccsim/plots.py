@@ -1,6 +1,7 @@
 """Plots in the style of the seed papers' panels: ACR (Mb/s) and queue length (cells) against
-time (ms), and cumulative cells received per destination. Matplotlib with the Agg backend,
-so nothing needs a display."""
+time (ms), and cumulative cells received per destination. Each function returns a matplotlib
+figure drawn without pyplot (`_mpl`): importing this module selects no backend, nothing needs a
+display, and in Jupyter a returned figure shows inline."""
 
 from __future__ import annotations
 
@@ -8,14 +9,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import matplotlib
+import polars as pl
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
-
-from ._figures import FORMATS, check_formats  # noqa: E402
-from .result import counts_packets  # noqa: E402
+from . import _mpl
+from ._figures import FORMATS, check_formats
+from .result import counts_packets
 
 if TYPE_CHECKING:
     from .result import Result
@@ -23,7 +21,7 @@ if TYPE_CHECKING:
 # Up to this many lines each get their own colour and line style; beyond it, sources of one group
 # (`A1`, `A2`, ... → `A`) share one.
 _MAX_LINES_WITH_LEGEND = 12
-_COLOURS = plt.get_cmap("tab10").colors
+_COLOURS = _mpl.get_cmap("tab10").colors
 _STYLES = ["-", "--", "-.", ":"]
 # A line with more points than this is drawn from its envelope (`_envelope`): a figure is ~1,000
 # pixels wide, so more points cannot show, and matplotlib's cost grows with them.
@@ -41,7 +39,7 @@ def _group(name: str) -> str:
 
 def _axes(ax):
     if ax is None:
-        fig, ax = plt.subplots(figsize=(7, 4))
+        fig, ax = _mpl.subplots(figsize=(7, 4))
         fig.subplots_adjust(**_MARGINS)
         return fig, ax
     return ax.figure, ax
@@ -238,7 +236,7 @@ def _bars(ax, result: "Result", field: str, ylabel: str, title: str):
     fig, ax = _axes(ax)
     conns = result.data.get("connections") or []
     names = [c["name"] for c in conns]
-    ax.bar(range(len(conns)), [c[field] for c in conns], color=plt.rcParams["axes.prop_cycle"].by_key()["color"][0])
+    ax.bar(range(len(conns)), [c[field] for c in conns], color=_mpl.rcParams["axes.prop_cycle"].by_key()["color"][0])
     ax.set_xticks(range(len(conns)), names, rotation=90 if len(conns) > 16 else 0, fontsize="small")
     ax.set_xlabel("connection")
     ax.set_ylabel(ylabel)
@@ -275,8 +273,9 @@ def _shows_acr(result: "Result") -> bool:
 
 def plot_overview(result: "Result", path: str | Path | None = None):
     """ACR (or, without ABR sources, TCP goodput) and queue panels side by side, like the seed
-    papers' figures."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
+    papers' figures; written to ``path`` if given. Returns the figure: the last line of a Jupyter
+    cell shows it inline."""
+    fig, (a, b) = _mpl.subplots(1, 2, figsize=(13, 4.5))
     fig.subplots_adjust(**_MARGINS, wspace=0.22)
     if _shows_acr(result):
         plot_acr(result, ax=a)
@@ -285,7 +284,6 @@ def plot_overview(result: "Result", path: str | Path | None = None):
     plot_queue(result, ax=b)
     if path is not None:
         fig.savefig(path, dpi=120)
-        plt.close(fig)
     return fig
 
 
@@ -330,7 +328,6 @@ def write_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
             path = out / f"{name}.{fmt}"
             fig.savefig(path, dpi=120, **_save_options(fmt))
             written.append(path)
-        plt.close(fig)
     # The overview, as `plot_overview` lays it out: ACR (or goodput) beside the queues; in PNG
     # from the two panels already drawn, in vector formats drawn again.
     for fmt in formats:

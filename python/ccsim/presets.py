@@ -54,11 +54,27 @@ def _resource(name: str) -> str:
 
 
 def _unknown(name: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, preset_names(), n=3, cutoff=0.4)
+    close = near_names(name)
     hint = f"; did you mean {', '.join(close)}?" if close else "; `ccsim presets` lists them"
     return f"unknown preset '{name}'{hint}"
+
+
+def near_names(name: str, n: int = 3) -> list[str]:
+    """Up to ``n`` preset names close to ``name`` (difflib): first those whose scenario part is
+    ``name``'s (``gfc1`` → ``abr-benchmarks/gfc1``), then close scenario parts (``two-source``), then
+    close full names (``abr/gfc1``)."""
+    import difflib
+
+    names = preset_names()
+    part = name.rsplit("/", 1)[-1]
+    by_part: dict[str, list[str]] = {}
+    for full in names:
+        by_part.setdefault(full.split("/", 1)[1], []).append(full)
+    found = list(by_part.get(part, []))
+    for close in difflib.get_close_matches(part, list(by_part), n=n, cutoff=0.75):
+        found += by_part[close]
+    found += difflib.get_close_matches(name, names, n=n, cutoff=0.4)
+    return list(dict.fromkeys(found))[:n]
 
 
 def is_preset(name: str) -> bool:
@@ -92,4 +108,39 @@ def list_presets() -> list[tuple[str, str]]:
     return [(n, preset_description(n)) for n in preset_names()]
 
 
-__all__ = ["list_presets", "preset_names", "preset_text", "preset_path", "preset_description", "is_preset", "PAPERS"]
+def seed_of(name: str) -> str:
+    """The number of the seed paper a preset belongs to (``"003"``), or ``"?"``."""
+    paper = PAPERS.get(name.split("/", 1)[0], "")
+    return paper[5:8] if paper.startswith("seed ") else "?"
+
+
+def purpose(description: str) -> str:
+    """A preset's purpose in one sentence: its description's first, without the leading "Seed NNN"
+    that `seed_of` already gives (``§4.3: ATM Forum Generic Fairness Configuration 1 …``)."""
+    import re
+
+    # "Seed 002 (FICCRD), the first try: …" → "The first try: …"
+    text = re.sub(r"^seed \d+\s*(\([^)]*\))?[\s,]*", "", description, flags=re.IGNORECASE)
+    # The docs pages a description cites are for reading it in full (`ccsim presets --long`).
+    text = re.sub(r"(;\s*)?docs/[\w/.-]+\.md(;\s*)?", lambda m: "; " if m.group(1) and m.group(2) else "", text)
+    text = re.sub(r"\s*\(\s*\)", "", text)
+    first = re.split(r"(?<=[.;])\s+(?=[A-Z])", text, maxsplit=1)[0]
+    return first[:1].upper() + first[1:]
+
+
+def matching(pattern: str | None) -> list[str]:
+    """Preset names that ``pattern`` selects (all for None): a glob (``*``, ``?``, ``[...]``) on the
+    whole name or on its scenario part, else a substring of the name; case is ignored."""
+    import fnmatch
+
+    names = preset_names()
+    if not pattern:
+        return names
+    p = pattern.lower()
+    if any(c in p for c in "*?["):
+        return [n for n in names if fnmatch.fnmatchcase(n, p) or fnmatch.fnmatchcase(n.split("/", 1)[1], p)]
+    return [n for n in names if p in n.lower()]
+
+
+__all__ = ["list_presets", "preset_names", "preset_text", "preset_path", "preset_description", "is_preset", "PAPERS",
+           "near_names", "seed_of", "purpose", "matching"]

@@ -50,13 +50,26 @@ def reproduce_into(module: ModuleType, out: str | os.PathLike[str], **options: A
     """Runs ``module.reproduce`` into a staging directory and moves the whole output in place of
     ``out`` at the end (docs/scenarios.md, "Output directories"): an interrupted or failed
     reproduction leaves the earlier one as it was, and a directory holding files ccsim did not
-    write is refused, naming them."""
+    write is refused, naming them. ``progress``: True (one bar over the whole reproduction, on a
+    terminal only), False, or a `RunsProgress` to continue (`reproduce_all`)."""
     from pathlib import Path
 
     from .._outdir import writing
+    from .._progress import RunsProgress
 
-    with writing(out, "reproduce", {"paper": module.PAPER}) as tmp:
-        summary = module.reproduce(tmp, **options)
+    progress = options.get("progress", True)
+    own = progress is True
+    if own:
+        progress = RunsProgress(module.PAPER)
+    elif isinstance(progress, RunsProgress):
+        progress.relabel(module.PAPER)
+    options["progress"] = progress
+    try:
+        with writing(out, "reproduce", {"paper": module.PAPER}) as tmp:
+            summary = module.reproduce(tmp, **options)
+    finally:
+        if own:
+            progress.close()
     final = Path(out)
     summary.update(out=str(final), report=str(final / "index.html"))
     return summary
@@ -71,7 +84,8 @@ def reproduce_all(root: str | os.PathLike[str], **options: Any) -> tuple[dict[st
     import time
     from pathlib import Path
 
-    from .._outdir import MARKER, OutputError, check, marker
+    from .._outdir import MARKER, OutputRefused, check, marker
+    from .._progress import RunsProgress
     from . import scorecard
 
     root = Path(root)
@@ -79,13 +93,19 @@ def reproduce_all(root: str | os.PathLike[str], **options: Any) -> tuple[dict[st
     if not (mark and mark.get("paper") == "all"):
         taken = [f for f in ("index.html", "index.md") if (root / f).exists()]
         if taken:
-            raise OutputError(f"--out {root} holds {', '.join(taken)}, which ccsim did not write; the scorecard would "
+            raise OutputRefused(f"--out {root} holds {', '.join(taken)}, which ccsim did not write; the scorecard would "
                               f"replace it: move it away or choose another --out")
     targets = {n: root / n for n in names()}
     for target in targets.values():
         check(target, "reproduce")
     started = time.perf_counter()
-    summaries = {n: reproduce_into(get(n), target, **options) for n, target in targets.items()}
+    progress = options.pop("progress", True)
+    shared = RunsProgress("all") if progress is True else progress  # one bar over every paper
+    try:
+        summaries = {n: reproduce_into(get(n), target, progress=shared, **options) for n, target in targets.items()}
+    finally:
+        if progress is True:
+            shared.close()
     page = scorecard.write(root, summaries, {n: get(n).TITLE for n in targets}, time.perf_counter() - started)
     files = sorted([*targets, "index.html", "index.md"])
     (root / MARKER).write_text(json.dumps({"kind": "reproduce", "files": files, "paper": "all"}) + "\n")

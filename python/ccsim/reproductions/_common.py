@@ -20,11 +20,18 @@ def default_workers() -> int:
 
 
 class _Bar:
-    """A rich progress bar on stderr (only when stderr is a terminal)."""
+    """Progress over a pool of runs: a stage of the reproduction's `RunsProgress`, or with
+    ``enabled=True`` a rich bar of its own; either only where `_progress.interactive()` (a
+    terminal)."""
 
-    def __init__(self, enabled: bool, total: int, label: str):
+    def __init__(self, enabled: Any, total: int, label: str):
+        from .._progress import RunsProgress, interactive
+
         self.progress = None
-        if enabled and total and sys.stderr.isatty():
+        self.stage = None
+        if isinstance(enabled, RunsProgress):
+            self.stage = enabled.stage(total, label)
+        elif enabled and total and interactive():
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -40,6 +47,8 @@ class _Bar:
             self.task = self.progress.add_task(label, total=total)
 
     def advance(self, description: str | None = None) -> None:
+        if self.stage is not None:
+            self.stage.advance()
         if self.progress is not None:
             self.progress.update(self.task, advance=1, **({"description": description} if description else {}))
 
@@ -230,12 +239,10 @@ def prepare(out: Any, paper: str, workers: int | None) -> tuple[Any, int]:
 
 
 def save_figure(fig, path) -> str:
-    """Writes a matplotlib figure (tight layout, 110 dpi), closes it, returns the file's name."""
-    import matplotlib.pyplot as plt
-
+    """Writes a matplotlib figure (tight layout, 110 dpi) and returns the file's name (the figures
+    are `_mpl`'s, which pyplot does not hold: nothing to close)."""
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path.name
 
 

@@ -912,10 +912,7 @@ def _figure(job: tuple[str, dict[str, Any], list[dict[str, Any]], str]) -> str:
     """One PNG per scenario: a row per scheme; ACR and queue (and cells received for the
     robustness scenarios), like the seed's Figures 3, 5, 7, 8 and 9."""
     name, meta, runs, path = job
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
 
     robust = bool(meta.get("robustness"))
     ncol = 3 if robust else 2
@@ -957,7 +954,7 @@ def _figure(job: tuple[str, dict[str, Any], list[dict[str, Any]], str]) -> str:
 
 def _group_lines(ax, df, key: str, value: str, groups: dict[str, list[str]]) -> None:
     """Step lines, one colour and one legend entry per group."""
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt
     import polars as pl
 
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]

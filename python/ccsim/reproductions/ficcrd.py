@@ -388,10 +388,7 @@ def readings_table(data: dict[str, Any], by: dict[tuple[str, str], list[dict[str
 def _figures(results: list[dict[str, Any]], out: Path) -> list[str]:
     """The seed's Figs. 3-6 for every scheme: goodput and drops per flow (mean and range over the
     seeds), the bottleneck queue and the sender sequence numbers of the first seed."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
     import numpy as np
 
     by_preset = {p: [r for r in results if r["task"].preset == p] for p in PRESETS}

@@ -383,10 +383,7 @@ def depends_on(rows: list[dict[str, Any]], label: str) -> list[str]:
 def _figures(results: dict[str, list[dict[str, Any]]], out: Path) -> list[str]:
     """Fig. 5 (per-source throughput / expected, mean and spread, per configuration, with
     efficiency), Figs. 6 and 7 (achieved / target per MCR group for B1 and B2)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
     import numpy as np
 
     files = []

@@ -580,10 +580,7 @@ def details(res: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _figures(res: dict[str, Any], data: dict[str, Any], out: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
 
     from ..analysis.hgrcp import q_max_cells
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import math
 import statistics as stat
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .._progress import stage
 from . import _common as C
 from . import verdicts as V
 
@@ -178,11 +178,19 @@ class Runner:
     def run(self, jobs: list[tuple[str, dict[str, Any]]]) -> list[list[dict[str, Any]]]:
         """Each (preset, extra settings) with every replication; per job its runs."""
         args = [self.args(p, seed, extra) for p, extra in jobs for seed in range(1, self.reps + 1)]
-        results = list(self.pool.map(_one, args))
+        results = self.map(args)
         self.count += len(args)
-        if self.progress:
-            print(f"  {self.count} runs done", file=sys.stderr)
         return [results[i * self.reps:(i + 1) * self.reps] for i in range(len(jobs))]
+
+    def map(self, args: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+        """``_one`` over ``args`` on the pool, in order; each run one step of the reproduction's
+        progress (a stage of ``len(args)`` added to its total)."""
+        step = stage(self.progress, len(args))
+        results = []
+        for result in self.pool.map(_one, args):
+            results.append(result)
+            step.advance()
+        return results
 
 
 def _seconds(text: str) -> float:
@@ -228,7 +236,7 @@ def timeout_search(r: Runner, cases: list[int], data: dict[str, Any], bdp: dict[
     def probe(limits: dict[int, int]) -> None:
         args = [r.args(f"two-node-case{c}-ct-timeout", 1, {"credit.sizing": "fixed", "credit.policy_limit": limit})
                 for c, limit in limits.items()]
-        for (c, limit), m in zip(limits.items(), r.pool.map(_one, args)):
+        for (c, limit), m in zip(limits.items(), r.map(args)):
             met = m["ack_time_p999_ms"] < data["ack_time_limit_ms"]
             probes[c].append({"policy_limit": limit, "ack_time_p999_ms": C.clean(m["ack_time_p999_ms"]), "met": met,
                               **{k: C.clean(m.get(k)) for k in PROBE_KEYS}})
@@ -707,10 +715,7 @@ PROBE_COLUMNS = [("case", "case"), ("policy_limit", "Policy_Limit (cells)"), ("a
 
 
 def _figures(res: dict[str, Any], out: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
 
     files = []
     m = lambda preset, key: _stats(res[preset], key)  # noqa: E731

@@ -152,6 +152,7 @@ def run_sweep(
 def _run_into(plan: Plan, tasks: list[dict[str, Any]], out: Path, executor: str | Any, workers: int | None,
               scheduler: str | None, progress: bool | Callable[[int, int], None], max_runs: int | None,
               notice: Callable[[str], None] | None, temporary: bool) -> SweepOutcome:
+    from .._progress import RunsProgress, interactive
     from .executors import make_executor
 
     out = mark_sweep(out)
@@ -169,8 +170,11 @@ def _run_into(plan: Plan, tasks: list[dict[str, Any]], out: Path, executor: str 
     meta = {"ccsim_version": manifest["ccsim_version"], "plan_identity": manifest["plan_identity"], "plan": plan.name}
 
     bar = None
-    if progress is True:
-        bar = _Bar(len(tasks), skipped)
+    if isinstance(progress, RunsProgress):
+        progress = progress.stage(len(tasks))  # one stage of a reproduction's progress
+    elif progress is True:
+        # A bar on a terminal (or in Jupyter) only: on a pipe, rich's stopped bar left a blank line.
+        bar = _Bar(len(tasks), skipped) if interactive() else None
         progress = bar
     completed = 0
 

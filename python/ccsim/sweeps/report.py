@@ -18,7 +18,7 @@ import polars as pl
 
 from .._extras import require
 from .._html import Markup, render
-from .store import Store, StoreError
+from .store import NotASweepDirectory, Store, StoreError
 from .summary import summarize
 
 
@@ -65,10 +65,7 @@ def _plotly_div(metric: str, axis: str, series, div_id: str) -> str:
 
 
 def _static(metric: str, axis: str, series, base: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for label, xs, ys, hw in series:
@@ -95,7 +92,7 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
     store = Store(sweep_dir)
     manifest = store.manifest()
     if manifest is None:
-        raise StoreError(f"{sweep_dir}: not a sweep directory (no manifest.json)")
+        raise NotASweepDirectory(f"{sweep_dir}: not a sweep directory (no manifest.json)")
     frame = store.read()
     store.check_rows(frame)
     if frame.height == 0:

@@ -38,13 +38,17 @@ from typing import Any
 
 import polars as pl
 
-from ..errors import CcsimError
+from ..errors import CcsimError, UsageError
 
 _RUN_RE = re.compile(r"^p(\d+)-r(\d+)\.parquet$")
 
 
 class StoreError(CcsimError):
     """The output directory holds a different sweep, or cannot be used."""
+
+
+class NotASweepDirectory(StoreError, UsageError):
+    """A directory given as a sweep's (`ccsim report DIR`, `load`) is not one: a usage error (exit 2)."""
 
 
 def scenario_digest(resolved: Mapping[str, Any]) -> str:
@@ -298,7 +302,7 @@ def load(out: str | Path) -> pl.DataFrame:
     """The runs of a sweep directory as a DataFrame (``StoreError`` if it is not one)."""
     store = Store(out)
     if store.manifest() is None:
-        raise StoreError(f"{out}: not a sweep directory (no manifest.json)")
+        raise NotASweepDirectory(f"{out}: not a sweep directory (no manifest.json)")
     frame = store.read()
     store.check_rows(frame)
     return frame
