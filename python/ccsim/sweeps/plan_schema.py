@@ -8,7 +8,9 @@ plan field as a path (``axis[1].range.step``), then what is wrong with it.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
@@ -137,8 +139,12 @@ _TABLES = {"axis": AxisSpec, "range": RangeSpec, "stop": StopSpec}
 
 
 def _path(loc: tuple) -> str:
+    """The field's path as a plan writes it; a key that is not a bare TOML key (a newline, a space,
+    a dot) is quoted as TOML quotes it, so the error stays one line and names the key exactly."""
     out = ""
     for part in loc:
+        if not isinstance(part, int) and not re.fullmatch(r"[A-Za-z0-9_-]+", str(part)):
+            part = json.dumps(str(part), ensure_ascii=False)
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
 
