@@ -79,9 +79,10 @@ def _numbers(values) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
-def _static(metric: str, axis: str, series, base: Path, title: str) -> list[str]:
-    """The PNG (300 dpi) and SVG copies of one figure: ``metric`` and ``axis`` as the report names
-    them, plain tick labels (whole numbers on an axis of whole numbers), the legend outside."""
+def static_figure(metric: str, axis: str, series, title: str):
+    """One metric against one axis as a matplotlib figure: ``metric`` and ``axis`` as the report
+    names them, ``series`` as `_series` gives them, plain tick labels (whole numbers on an axis of
+    whole numbers), the legend outside."""
     from .. import _figstyle as style
 
     fig, (ax,) = style.new_figure(1)
@@ -105,6 +106,13 @@ def _static(metric: str, axis: str, series, base: Path, title: str) -> list[str]
     if len(series) > 1:
         style.legend(ax)
     style.fit(fig)
+    return fig
+
+
+def _static(fig, base: Path) -> list[str]:
+    """The PNG (300 dpi) and SVG copies of a figure."""
+    from .. import _figstyle as style
+
     names = []
     for ext in ("png", "svg"):
         style.save(fig, base.with_suffix(f".{ext}"), ext)
@@ -147,7 +155,7 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
             m_label, a_label = _name(names, metric), _name(names, axis[5:])
             title = f"{m_label} vs {a_label}"
             figures.append({"div": Markup(_plotly_div(m_label, a_label, series, slug)), "dir": fig_dir.name,
-                            "files": _static(m_label, a_label, series, fig_dir / slug, title)})
+                            "files": _static(static_figure(m_label, a_label, series, title), fig_dir / slug)})
 
     # table of points: one row per point, mean ± half-width per metric
     head = ["point"] + [_name(names, a[5:]) for a in axes] + [_name(names, m) for m in metrics] + ["n", "interval"]
