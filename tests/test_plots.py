@@ -51,9 +51,9 @@ def test_acr_lines_have_distinct_styles_and_max_min_references(synthetic):
     assert labels == ["A1", "A2", "B1", "B2", "B3", "C1", "C2", "C3", "C4", "D1", "max-min fair rate"]
     assert len({(l.get_color(), l.get_linestyle()) for l in lines}) == 10
     assert "ms" in ax.get_xlabel() and "Mb/s" in ax.get_ylabel()
-    # One dotted line per distinct max-min rate and colour, at that rate.
+    # One dotted line per distinct max-min rate and colour, at that rate, in a darker shade of it.
     refs = {(l.get_color(), l.get_ydata()[0]) for l in ax.lines if len(l.get_xdata()) == 2}
-    want = {(line.get_color(), s["maxmin_mbps"]) for line, s in zip(lines, r.data["sources"]) if s.get("maxmin_mbps") is not None}
+    want = {(plots._darker(line.get_color(), 0.3), s["maxmin_mbps"]) for line, s in zip(lines, r.data["sources"]) if s.get("maxmin_mbps") is not None}
     assert refs == want and refs
 
 
@@ -299,7 +299,7 @@ def test_max_min_lines_hold_from_the_last_start_or_stop():
     refs = [line for line in ax.lines if len(line.get_xdata()) == 2]
     s1 = next(line for line in _data_lines(ax) if line.get_label() == "S1")
     assert [(tuple(line.get_xdata()), line.get_ydata()[0], line.get_color()) for line in refs] == [
-        ((200.0, 300.0), r.data["sources"][0]["maxmin_mbps"], s1.get_color())]
+        ((200.0, 300.0), r.data["sources"][0]["maxmin_mbps"], plots._darker(s1.get_color(), 0.3))]
     # Sources that start together and run to the end: their lines span the whole run.
     g = ccsim.run("abr-benchmarks/gfc1", set={"run.duration": "20ms"})
     refs = [line for line in plots.plot_acr(g).axes[0].lines if len(line.get_xdata()) == 2]

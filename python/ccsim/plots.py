@@ -136,14 +136,17 @@ def _title(result: "Result", what: str) -> str:
 
 def _references(ax, drawn: dict[str, dict], levels: dict[str, list[float]], linestyle, span=None) -> bool:
     """Thin horizontal reference lines, one per distinct (colour, level) of the drawn names, in
-    the name's colour: across the axes, or over ``span[name] = (x0, x1)``. Whether it drew any."""
+    the name's colour (darker): across the axes, or over ``span[name] = (x0, x1)``. Whether it drew
+    any."""
     seen = set()
     for name, style_ in drawn.items():
         for level in levels.get(name, ()):
             if (style_["color"], round(level, 9)) in seen:
                 continue
             seen.add((style_["color"], round(level, 9)))
-            kw = dict(color=style_["color"], linestyle=linestyle, linewidth=0.9, alpha=0.8)
+            # Over the data lines, in a darker shade of the name's colour: a rate that sits on its
+            # reference (one-at-a-time's sources at their share) must not hide it.
+            kw = dict(color=_darker(style_["color"], 0.3), linestyle=linestyle, linewidth=1.1, zorder=2.5)
             if span is None:
                 ax.axhline(level, **kw)
             else:
