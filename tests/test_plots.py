@@ -288,6 +288,25 @@ def test_titles_name_scenario_scheme_and_seed():
     assert plots.plot_goodput(tail).axes[0].get_title().startswith("tcp-red-dumbbell, Reno, drop-tail, seed 1:")
 
 
+def test_the_scheme_in_a_title_names_what_controls_the_traffic():
+    from ccsim import _runinfo, resolve
+
+    want = {
+        "abr-benchmarks/gfc1": "ERICA",
+        "ficcrd/droptail": "Reno, drop-tail",
+        "ficcrd/ficcrd": "Reno, FIEWA, FICCRD",
+        "gfr/n-source-15-droptail": "SACK1, drop-tail",
+        "gfr/n-source-15-epd": "SACK1, EPD",
+        "hgrcp/conventional-2": "ERICA+, Jacobson '88",
+        "hgrcp/hgrcp-2": "ERICA+, Jacobson '88, HG-RCP",
+        "ut-ct/maxmin-case1-ct-bdp": "Tahoe, CT",
+        "ut-ct/maxmin-case1-ut": "UT, Tahoe",
+    }
+    assert {n: _runinfo.scheme(resolve(n)) for n in want} == want
+    assert _runinfo.scheme(resolve("abr-benchmarks/gfc1", scheme="erica_plus")) == "ERICA+"
+    assert _runinfo.scheme(None) == ""
+
+
 def test_max_min_lines_hold_from_the_last_start_or_stop():
     """two-sources-staggered: S2 runs from 100 to 200 ms. The summary's max-min rates are those of
     the sources running at the end (S1 alone), so S1's line starts at 200 ms and S2 has none (its

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 _NAMES = {
     "erica": "ERICA", "erica_plus": "ERICA+", "debra": "DEBRA", "eprca": "EPRCA", "ut": "UT", "efci": "EFCI",
     "jacobson88": "Jacobson '88", "tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "sack": "SACK", "sack1": "SACK1",
-    "red": "RED", "drop_tail": "drop-tail", "epd": "EPD", "ppd": "PPD",
+    "red": "RED", "drop_tail": "drop-tail", "epd": "EPD", "ppd": "PPD", "selective_drop": "Selective Drop", "fba": "FBA",
+    "wba": "WBA", "fiewa": "FIEWA", "fiabc": "FIABC", "ficcrd": "FICCRD", "hgrcp": "HG-RCP",
 }
 
 
@@ -48,16 +49,19 @@ def _types(entries: list[dict[str, Any]], key: str, default: dict[str, Any] | No
 
 
 def scheme(scenario: dict[str, Any] | None) -> str:
-    """``ERICA``, ``NewReno, RED``, ``UBR, Reno, EPD``: the switch algorithm of ABR traffic, the TCP
-    variant of the connections, and the queue disciplines and buffer policies other than plain
-    drop-tail ("" without a scenario)."""
+    """``ERICA``; ``NewReno, RED``; ``SACK1, Selective Drop``; ``Reno, FIEWA, FICCRD``; ``ERICA+,
+    Jacobson '88, HG-RCP``; ``Tahoe, CT``: the switch algorithm of ABR traffic (sources, TCP over
+    ABR, gateways' trunks), the TCP variant of the connections, Controlled Transfer, the switches'
+    buffer policies other than drop-tail, the routers' edges, controls and queue disciplines
+    (drop-tail when they have nothing else), the gateways' controls ("" without a scenario)."""
     if not scenario:
         return ""
     d = scenario.get("defaults", {})
     sources, conns = scenario.get("source", []), scenario.get("connection", [])
     switches, routers = scenario.get("switch", []), scenario.get("router", [])
+    gateways = scenario.get("gateway", [])
     parts: list[str] = []
-    abr = bool(sources) or any(c.get("transport") == "abr" for c in conns)
+    abr = bool(sources) or bool(gateways) or any(c.get("transport") == "abr" for c in conns)
     if switches and abr:
         parts += [_name(t) for t in _types(switches, "algorithm", d.get("algorithm"))]
     if conns:
@@ -67,11 +71,17 @@ def scheme(scenario: dict[str, Any] | None) -> str:
             if v and v not in variants:
                 variants.append(v)
         parts += [_name(v) for v in variants]
+    if scenario.get("credit"):
+        parts.append("CT")
     if switches:
-        parts += [_name(t) for t in _types(switches, "buffer_policy", d.get("buffer_policy")) if t != "drop_tail"]
+        policies = [_name(t) for t in _types(switches, "buffer_policy", d.get("buffer_policy")) if t != "drop_tail"]
+        # TCP over UBR switches with no other policy: say so, as for routers.
+        parts += policies or ([_name("drop_tail")] if conns and not abr and not scenario.get("credit") else [])
     if routers:
-        queues = _types(routers, "queue", d.get("queue"))
-        parts += [_name(t) for t in queues if t != "drop_tail"] or [_name("drop_tail")]
+        kinds = _types(routers, "edge", None) + _types(routers, "control", None)
+        kinds += [t for t in _types(routers, "queue", d.get("queue")) if t != "drop_tail"]
+        parts += [_name(t) for t in kinds] or [_name("drop_tail")]
+    parts += [_name(t) for t in _types(gateways, "control", None)]
     return ", ".join(parts)
 
 
