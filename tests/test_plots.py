@@ -256,7 +256,8 @@ def test_count_axes_have_whole_number_ticks(synthetic):
     # Thousands are written with separators, and never as an offset or a power of ten.
     ax = plots.plot_received(r).axes[0]
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert "5,000" in labels and ax.yaxis.get_major_formatter()(12000.0) == "12,000" and all(float(t).is_integer() for t in _tick_values(ax.yaxis))
+    assert "5,000" in labels and ax.yaxis.get_major_formatter()(12000.0) == "12,000"
+    assert all(float(t).is_integer() for t in _tick_values(ax.yaxis))
     assert ax.yaxis.get_offset_text().get_text() == ""
     # A rate is not a count: its ticks may be fractional.
     assert not plots.plot_acr(r).axes[0].yaxis.get_major_locator()._integer

@@ -1,10 +1,11 @@
 """``ccsim report DIR``: one HTML page for a sweep.
 
 For every metric and every axis: an interactive plotly figure (plotly.js is inlined, so the page
-works offline) with confidence-interval bars, and static copies drawn by matplotlib
-under ``DIR/report/`` (PNG at 300 dpi and SVG, plain tick labels, `_figstyle`). Axes and metrics
-go by the plan's labels; a metric without one, in words (`labels.py`). When a plan has several axes, each other-axis combination is one line.
-Below the figures: the table of points (mean ± half-width, n, method of every metric).
+works offline) with confidence-interval bars, and static copies drawn by matplotlib under
+``DIR/report/`` (PNG at 300 dpi and SVG, plain tick labels, `_figstyle`). When a plan has several
+axes, each other-axis combination is one line. Axes and metrics go by the plan's labels; a metric
+without one, in words (`labels.py`). Below the figures: the table of points (mean ± half-width,
+n, method of every metric).
 """
 
 from __future__ import annotations
