@@ -180,10 +180,10 @@ import os, signal, sys
 import ccsim.result as result
 from ccsim.entry import main
 original = result.Result._write_files
-def write_then_terminate(self, out, plots, formats):
+def write_then_terminate(self, out, *args):
     (out / "first.parquet").write_bytes(b"x")
     os.kill(os.getpid(), signal.SIGTERM)
-    original(self, out, plots, formats)
+    original(self, out, *args)
 result.Result._write_files = write_then_terminate
 sys.exit(main(sys.argv[1:]))
 """

@@ -1,5 +1,7 @@
 """Plots render from synthetic results without pyplot or a backend choice: ACR, queue, received,
-overview; and a returned figure shows in Jupyter as a PNG."""
+overview; and a returned figure shows in Jupyter as a PNG. How they read (issue #39): time in the
+unit that fits the run, legends outside the data, scheme and seed in titles, whole-number ticks on
+counts, max-min lines only where they hold, RED's average queue, 300 dpi PNG or vector output."""
 
 import subprocess
 import sys
@@ -49,9 +51,9 @@ def test_acr_lines_have_distinct_styles_and_max_min_references(synthetic):
     assert labels == ["A1", "A2", "B1", "B2", "B3", "C1", "C2", "C3", "C4", "D1", "max-min fair rate"]
     assert len({(l.get_color(), l.get_linestyle()) for l in lines}) == 10
     assert "ms" in ax.get_xlabel() and "Mb/s" in ax.get_ylabel()
-    # One dotted line per distinct max-min rate and colour, at that rate.
+    # One dotted line per distinct max-min rate and colour, at that rate, in a darker shade of it.
     refs = {(l.get_color(), l.get_ydata()[0]) for l in ax.lines if len(l.get_xdata()) == 2}
-    want = {(line.get_color(), s["maxmin_mbps"]) for line, s in zip(lines, r.data["sources"]) if s.get("maxmin_mbps") is not None}
+    want = {(plots._darker(line.get_color(), 0.3), s["maxmin_mbps"]) for line, s in zip(lines, r.data["sources"]) if s.get("maxmin_mbps") is not None}
     assert refs == want and refs
 
 
@@ -199,3 +201,176 @@ def test_the_plotting_module_can_be_imported_ahead_on_a_thread():
             "preload_plots().join(); print('ccsim.plots' in sys.modules, 'matplotlib.pyplot' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert p.stdout.split() == ["True", "False"], p.stdout + p.stderr
+
+
+# --- how the figures read (issue #39, "Plots") -------------------------------------------------
+
+
+def test_the_time_axis_takes_the_unit_that_fits_the_run():
+    from ccsim._figstyle import time_unit
+
+    assert time_unit(60.0) == ("s", 1e-3)  # a minute: 0-60 s, not 0-60,000 ms
+    assert time_unit(2.0)[0] == "s" and time_unit(1.999)[0] == "ms"
+    assert time_unit(0.5) == ("ms", 1.0) and time_unit(0.05)[0] == "ms"
+    assert time_unit(0.002)[0] == "ms" and time_unit(0.0005) == ("µs", 1e3)
+
+
+def _minute(synthetic):
+    """The synthetic result stretched to a one-minute run (times × 3,000)."""
+    for series in synthetic["series"].values():
+        series["time_s"] = [t * 3000 for t in series["time_s"]]
+    synthetic["sim_time_s"] = 60.0
+    return synthetic
+
+
+def test_a_minute_is_drawn_in_seconds(synthetic):
+    r = Result(_minute(synthetic))
+    for fig in (plots.plot_acr(r), plots.plot_queue(r), plots.plot_received(r)):
+        ax = fig.axes[0]
+        assert ax.get_xlabel() == "time (s)"
+        assert max(max(line.get_xdata()) for line in _data_lines(ax)) == 59.7  # the last sample, in s
+    fig = plots.plot_acr(Result(synthetic_twenty_ms()))
+    assert fig.axes[0].get_xlabel() == "time (ms)"
+
+
+def synthetic_twenty_ms():
+    from tests.synthetic import synthetic_result
+
+    return synthetic_result()
+
+
+def _tick_values(axis):
+    axis.axes.figure.canvas.draw()
+    lo, hi = axis.get_view_interval()
+    return [t for t in axis.get_majorticklocs() if lo <= t <= hi]
+
+
+def test_count_axes_have_whole_number_ticks(synthetic):
+    # Queues of at most 3 cells: matplotlib's own ticks would be 0, 0.5, 1, ..., 3.
+    q = synthetic["series"]["queue"]
+    q["queue_cells"] = [float(v % 4) for v in q["queue_cells"]]
+    r = Result(synthetic)
+    ax = plots.plot_queue(r).axes[0]
+    ticks = _tick_values(ax.yaxis)
+    assert ticks[:4] == [0, 1, 2, 3] and all(float(t).is_integer() for t in ticks), ticks
+    # Thousands are written with separators, and never as an offset or a power of ten.
+    ax = plots.plot_received(r).axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert "5,000" in labels and ax.yaxis.get_major_formatter()(12000.0) == "12,000"
+    assert all(float(t).is_integer() for t in _tick_values(ax.yaxis))
+    assert ax.yaxis.get_offset_text().get_text() == ""
+    # A rate is not a count: its ticks may be fractional.
+    assert not plots.plot_acr(r).axes[0].yaxis.get_major_locator()._integer
+
+
+def test_legends_sit_outside_the_axes_and_inside_the_figure(synthetic):
+    r = Result(synthetic)
+    for fig in (plots.plot_acr(r), plots.plot_queue(r), plots.plot_received(r), plots.plot_overview(r)):
+        fig.canvas.draw()
+        fw = fig.bbox.width
+        for ax in fig.axes:
+            box, legend = ax.get_window_extent(), ax.get_legend().get_window_extent()
+            assert legend.x0 >= box.x1, (legend, box)  # right of the data, never over it
+            assert legend.x1 <= fw + 0.5 and legend.y1 <= fig.bbox.height + 0.5  # not cut off
+            tight = ax.get_tightbbox()
+            assert tight.x0 >= -0.5 and tight.y0 >= -0.5  # tick and axis labels inside too
+
+
+def test_titles_name_scenario_scheme_and_seed():
+    import ccsim
+
+    r = ccsim.run("abr-benchmarks/gfc1", scheme="debra", seed=3, set={"run.duration": "20ms"})
+    assert plots.plot_acr(r).axes[0].get_title() == "gfc1, DEBRA, seed 3: allowed cell rate"
+    assert plots.plot_queue(r).axes[0].get_title() == "gfc1, DEBRA, seed 3: switch queues"
+    red = ccsim.run("examples/scenarios/tcp-red-dumbbell.toml", set={"run.duration": "2s", "run.measure_from": "1s"})
+    assert plots.plot_cwnd(red).axes[0].get_title() == "tcp-red-dumbbell, NewReno, RED, seed 1: congestion windows"
+    tail = ccsim.run("examples/scenarios/tcp-red-dumbbell.toml", tcp="reno", set={
+        "run.duration": "1s", "run.measure_from": "0.5s", "router[0].queue": {"type": "drop_tail"}})
+    assert plots.plot_goodput(tail).axes[0].get_title().startswith("tcp-red-dumbbell, Reno, drop-tail, seed 1:")
+
+
+def test_the_scheme_in_a_title_names_what_controls_the_traffic():
+    from ccsim import _runinfo, resolve
+
+    want = {
+        "abr-benchmarks/gfc1": "ERICA",
+        "ficcrd/droptail": "Reno, drop-tail",
+        "ficcrd/ficcrd": "Reno, FIEWA, FICCRD",
+        "gfr/n-source-15-droptail": "SACK1, drop-tail",
+        "gfr/n-source-15-epd": "SACK1, EPD",
+        "hgrcp/conventional-2": "ERICA+, Jacobson '88",
+        "hgrcp/hgrcp-2": "ERICA+, Jacobson '88, HG-RCP",
+        "ut-ct/maxmin-case1-ct-bdp": "Tahoe, CT",
+        "ut-ct/maxmin-case1-ut": "UT, Tahoe",
+    }
+    assert {n: _runinfo.scheme(resolve(n)) for n in want} == want
+    assert _runinfo.scheme(resolve("abr-benchmarks/gfc1", scheme="erica_plus")) == "ERICA+"
+    assert _runinfo.scheme(None) == ""
+
+
+def test_max_min_lines_hold_from_the_last_start_or_stop():
+    """two-sources-staggered: S2 runs from 100 to 200 ms. The summary's max-min rates are those of
+    the sources running at the end (S1 alone), so S1's line starts at 200 ms and S2 has none (its
+    0 means "not running", not a rate)."""
+    import ccsim
+
+    r = ccsim.run("abr-benchmarks/two-sources-staggered")
+    ax = plots.plot_acr(r).axes[0]
+    refs = [line for line in ax.lines if len(line.get_xdata()) == 2]
+    s1 = next(line for line in _data_lines(ax) if line.get_label() == "S1")
+    assert [(tuple(line.get_xdata()), line.get_ydata()[0], line.get_color()) for line in refs] == [
+        ((200.0, 300.0), r.data["sources"][0]["maxmin_mbps"], plots._darker(s1.get_color(), 0.3))]
+    # Sources that start together and run to the end: their lines span the whole run.
+    g = ccsim.run("abr-benchmarks/gfc1", set={"run.duration": "20ms"})
+    refs = [line for line in plots.plot_acr(g).axes[0].lines if len(line.get_xdata()) == 2]
+    # (One line per group colour: A and D share a rate, not a colour.)
+    assert len(refs) == 6 and {tuple(line.get_xdata()) for line in refs} == {(0.0, 20.0)}
+
+
+def test_a_red_ports_average_queue_is_drawn_over_its_queue():
+    import ccsim
+
+    r = ccsim.run("examples/scenarios/tcp-red-dumbbell.toml", set={"run.duration": "3s", "run.measure_from": "1s"})
+    ax = plots.plot_queue(r, ports=["R1->R2"]).axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["R1->R2", "RED average queue", "buffer size", "drop thresholds"]
+    avg = [line for line in ax.lines if line.get_linewidth() == plots.RED_AVERAGE_WIDTH]
+    assert len(avg) == 1
+    want = r.red_avg.filter(pl.col("port") == "R1->R2")
+    assert list(avg[0].get_ydata()) == want["red_avg"].to_list()  # the series itself (short: no envelope)
+    assert 0 < max(avg[0].get_ydata()) < r.queue.filter(pl.col("port") == "R1->R2")["queue_cells"].max()
+    # A port without RED gets no average line.
+    ax = plots.plot_queue(r, ports=["R2->R1"]).axes[0]
+    assert "RED average queue" not in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_pngs_are_300_dpi_by_default_and_the_resolution_is_a_choice(tmp_path, synthetic, cli, env):
+    from PIL import Image
+
+    r = Result(synthetic)
+    (tmp_path / "a").mkdir()
+    plots.write_plots(r, tmp_path / "a")
+    with Image.open(tmp_path / "a" / "acr.png") as im:
+        assert im.size == (2100, 1140) and round(im.info["dpi"][0]) == 300  # 7 × 3.8 in at 300 dpi
+    with Image.open(tmp_path / "a" / "overview.png") as im:
+        assert im.size == (4200, 1140) and round(im.info["dpi"][0]) == 300
+    (tmp_path / "b").mkdir()
+    plots.write_plots(r, tmp_path / "b", formats=("png", "svg"), dpi=100)
+    with Image.open(tmp_path / "b" / "queue.png") as im:
+        assert im.size == (700, 380)
+    assert b"<svg" in (tmp_path / "b" / "queue.svg").read_bytes()[:2000]
+    import pytest
+
+    import ccsim
+
+    for bad in (10, 2.5, "300", True):
+        with pytest.raises(ccsim.ScenarioError, match=r"^plot dpi: "):
+            plots.write_plots(r, tmp_path / "b", dpi=bad)
+    p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--out", str(tmp_path / "x"), "--plot-dpi", "20"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and p.stderr.startswith("error: plot dpi: 20") and not (tmp_path / "x").exists()
+    p = subprocess.run(cli + ["run", "abr-benchmarks/two-sources", "--set", "duration=5ms", "--out", str(tmp_path / "y"),
+                              "--plot-dpi", "72"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    with Image.open(tmp_path / "y" / "acr.png") as im:
+        assert im.size == (504, 273)  # 3.8 in × 72 = 273.6, rounded down

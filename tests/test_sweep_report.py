@@ -114,3 +114,50 @@ def test_labels_name_axes_and_metrics_in_the_report(tmp_path):
         parse_plan({**plan, "labels": {"nope": "x"}})
     # Labels do not change what the sweep computes: the same identity, so a re-run resumes.
     assert parse_plan(plan).identity() == parse_plan({**plan, "labels": {}}).identity()
+
+
+def test_static_figures_have_plain_ticks_and_readable_names():
+    """Regression (issue #39): a fairness index of 1 - 3e-8 drew a y axis labelled `1e-8+1`,
+    a count axis had ticks at 2.5 and 3.5, and unlabelled metrics were titled by their path."""
+    from ccsim.sweeps.labels import readable
+    from ccsim.sweeps.report import static_figure
+
+    ys = [1 - 3.5e-9, 1 - 2.1e-8, 1.0, 1 - 2.8e-8]
+    fig = static_figure(readable("fairness_index"), "source[0].count", [("x", [2, 3, 4, 6], ys, [0.0] * 4)], "t")
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    assert ax.yaxis.get_offset_text().get_text() == "" and ax.xaxis.get_offset_text().get_text() == ""
+    lo, hi = ax.get_ylim()
+    assert hi - lo >= 0.99e-4  # noise of 3e-8 on an axis at least 0.01 % of the value wide
+    labels = [t.get_text() for t in ax.get_yticklabels() if lo <= t.get_position()[1] <= hi]
+    assert "1.00000" in labels and not any("e" in t for t in labels), labels
+    xlo, xhi = ax.get_xlim()
+    xt = [t for t in ax.get_xticks() if xlo <= t <= xhi]
+    assert xt == [2, 3, 4, 5, 6], xt  # whole numbers on an axis of whole numbers
+    assert ax.get_ylabel() == "Jain's fairness index"
+    # A real spread keeps its own scale, its ticks plain (not 1e-5 multiples).
+    fig = static_figure("m", "a", [("x", [0.8, 0.9], [1e-5, 3e-5], [0.0, 0.0])], "t")
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_ylim()[1] < 1e-4 and ax.yaxis.get_offset_text().get_text() == ""
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert "0.0000200" in labels and not any("e" in t for t in labels), labels
+    # Several lines: the legend right of the axes, not over the points.
+    fig = static_figure("m", "a", [("b = 50", [1, 2], [1, 2], [0, 0]), ("b = 1000", [1, 2], [2, 3], [0, 0])], "t")
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+
+
+def test_unlabelled_metrics_are_named_in_words():
+    from ccsim.sweeps.labels import readable
+
+    assert readable("ports[SW1->SW2].mean_queue_cells") == "SW1->SW2: mean queue (cells)"
+    assert readable("sources[S1].acr_mbps") == "S1: ACR (Mb/s)"
+    assert readable("mean(sources.acr_mbps)") == "mean over sources: ACR (Mb/s)"
+    assert readable("sum(connections.retransmits)") == "sum over connections: retransmits"
+    assert readable("links[L1 (SW1->SW2)].utilization") == "L1 (SW1->SW2): utilization"
+    assert readable("series.goodput[*]") == "sum over all: time-average goodput (Mb/s)"
+    assert readable("series.queue[SW1->SW2]") == "SW1->SW2: time-average queue (cells)"
+    assert readable("goodput_mbps_total") == "total goodput (Mb/s)"
+    assert readable("defaults.buffer") == "defaults.buffer"  # an axis path: as written

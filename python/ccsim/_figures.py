@@ -15,13 +15,18 @@ import threading
 FORMATS = ("png", "pdf", "svg")
 
 
-def check_formats(formats) -> None:
-    """``ScenarioError`` naming an unknown figure format."""
+def check_formats(formats, dpi=None) -> None:
+    """``ScenarioError`` naming an unknown figure format, or a resolution (``dpi``, if given)
+    `_figstyle.check_dpi` refuses."""
     from .errors import ScenarioError
 
     bad = [f for f in formats if f not in FORMATS]
     if bad or not formats:
         raise ScenarioError(f"plot format: {', '.join(map(repr, bad)) or 'none given'} (use {', '.join(FORMATS)})")
+    if dpi is not None:
+        from ._figstyle import check_dpi
+
+        check_dpi(dpi)
 
 
 def preload_plots() -> threading.Thread:

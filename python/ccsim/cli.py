@@ -242,6 +242,7 @@ def run(
     tcp: Optional[str] = typer.Option(None, "--tcp", metavar="VARIANT", help=_TCP_HELP),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Write Parquet tables, plots and summary.json here."),
     plot_format: list[str] = typer.Option(["png"], "--plot-format", metavar="FORMAT", help="Figure format with --out: png, pdf or svg (repeatable)."),
+    plot_dpi: int = typer.Option(300, "--plot-dpi", metavar="DPI", help="Resolution of PNG figures with --out, dots per inch (50 to 1200)."),
     no_plots: bool = typer.Option(False, "--no-plots", help="With --out, write the tables and summary only."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
     trace_path: Optional[Path] = typer.Option(None, "--trace", help="Record the per-cell/packet event trace and write it "
@@ -280,7 +281,7 @@ def run(
         if not no_plots:
             from ._figures import check_formats, preload_plots
 
-            check_formats(plot_format)
+            check_formats(plot_format, plot_dpi)
             preload = preload_plots()
     progress = ProgressBar(enabled=False if as_json else None)  # None: on a terminal only
     try:
@@ -291,7 +292,7 @@ def run(
         finally:
             progress.close()
         if out_dir is not None:
-            result.write(out_dir, plots=not no_plots, formats=plot_format)
+            result.write(out_dir, plots=not no_plots, formats=plot_format, dpi=plot_dpi)
     finally:
         if parts is not None:
             shutil.rmtree(parts, ignore_errors=True)

@@ -376,9 +376,9 @@ class Result:
             "scenario_hash": str(d["scenario_hash"]),
         }
 
-    def write(self, out_dir: str | Path, plots: bool = True, formats: Sequence[str] = ("png",)) -> Path:
-        """Writes Parquet tables (with run metadata), plots (``formats``: any of png, pdf, svg; none
-        with ``plots=False``), ``summary.json`` and ``rates.md`` into ``out_dir``: a new or empty
+    def write(self, out_dir: str | Path, plots: bool = True, formats: Sequence[str] = ("png",), dpi: int = 300) -> Path:
+        """Writes Parquet tables (with run metadata), plots (``formats``: any of png, pdf, svg, PNG at
+        ``dpi`` dots per inch; none with ``plots=False``), ``summary.json`` and ``rates.md`` into ``out_dir``: a new or empty
         directory, or an earlier run's result, which is replaced whole (``check_out_dir``: a
         directory holding anything ccsim did not write is refused, naming it). Everything is
         written beside it first and moved into place at the end, with a marker (``.ccsim-result``:
@@ -386,12 +386,12 @@ class Result:
         if plots:
             from ._figures import check_formats
 
-            check_formats(formats)
+            check_formats(formats, dpi)
         with _outdir.writing(out_dir, "run", self.metadata()) as tmp, _outdir.write_errors(Path(out_dir).absolute()):
-            self._write_files(tmp, plots, formats)
+            self._write_files(tmp, plots, formats, dpi)
         return Path(out_dir).absolute()
 
-    def _write_files(self, out: Path, plots: bool, formats: Sequence[str]) -> None:
+    def _write_files(self, out: Path, plots: bool, formats: Sequence[str], dpi: int = 300) -> None:
         # Polars writes the run's metadata as Parquet key-value metadata (read it back with
         # `polars.read_parquet_metadata`).
         meta = self.metadata()
@@ -413,7 +413,7 @@ class Result:
         if plots:
             from . import plots as _plots
 
-            _plots.write_plots(self, out, formats)
+            _plots.write_plots(self, out, formats, dpi)
 
 
 #: The file a finished result directory holds (its run's metadata, the files written): `write`

@@ -1,9 +1,11 @@
 """``ccsim report DIR``: one HTML page for a sweep.
 
 For every metric and every axis: an interactive plotly figure (plotly.js is inlined, so the page
-works offline) with confidence-interval bars, and static PNG and SVG copies drawn by matplotlib
-under ``DIR/report/``. When a plan has several axes, each other-axis combination is one line.
-Below the figures: the table of points (mean ± half-width, n, method of every metric).
+works offline) with confidence-interval bars, and static copies drawn by matplotlib under
+``DIR/report/`` (PNG at 300 dpi and SVG, plain tick labels, `_figstyle`). When a plan has several
+axes, each other-axis combination is one line. Axes and metrics go by the plan's labels; a metric
+without one, in words (`labels.py`). Below the figures: the table of points (mean ± half-width,
+n, method of every metric).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import polars as pl
 from .._extras import require
 from .._html import Markup, render
 from .store import NotASweepDirectory, Store, StoreError
+from .labels import readable
 from .summary import summarize
 
 
@@ -44,7 +47,7 @@ def _series(summ: pl.DataFrame, metric: str, axis: str, axes: list[str], names: 
     for key, g in groups:
         g = g.sort(axis)
         key = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(f"{names.get(a[5:], a[5:])}={k}" for a, k in zip(others, key)) or names.get(metric, metric)
+        label = ", ".join(f"{_name(names, a[5:])} = {k}" for a, k in zip(others, key)) or _name(names, metric)
         hw = [0.0 if (h is None or math.isnan(h)) else h for h in g["half_width"].to_list()]
         out.append((label, g[axis].to_list(), g["mean"].to_list(), hw))
     return out
@@ -61,28 +64,68 @@ def _plotly_div(metric: str, axis: str, series, div_id: str) -> str:
     fig.update_layout(title=f"{metric} vs {axis}", xaxis_title=axis, yaxis_title=metric,
                       template="plotly_white", height=420, margin=dict(l=60, r=20, t=50, b=50),
                       showlegend=len(series) > 1)
+    # Tick labels written out, as in the static copies: no SI suffixes ("100µ") or powers of ten.
+    fig.update_xaxes(exponentformat="none", separatethousands=True)
+    fig.update_yaxes(exponentformat="none", separatethousands=True)
     return fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id)
 
 
-def _static(metric: str, axis: str, series, base: Path) -> list[str]:
-    from .. import _mpl as plt  # figures without pyplot: no backend switch (_mpl.py)
+# A metric whose points differ by less than this fraction of their size is drawn on an axis this
+# wide around them: rounding noise (a fairness index of 1 - 3e-8) does not fill the figure, and
+# the table gives every digit.
+_MIN_RELATIVE_SPAN = 1e-4
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+
+def _numbers(values) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def static_figure(metric: str, axis: str, series, title: str):
+    """One metric against one axis as a matplotlib figure: ``metric`` and ``axis`` as the report
+    names them, ``series`` as `_series` gives them, plain tick labels (whole numbers on an axis of
+    whole numbers), the legend outside."""
+    from .. import _figstyle as style
+
+    fig, (ax,) = style.new_figure(1)
     for label, xs, ys, hw in series:
         ax.errorbar(xs, ys, yerr=hw, marker="o", capsize=3, label=label)
     ax.set_xlabel(axis)
     ax.set_ylabel(metric)
-    ax.set_title(f"{metric} vs {axis}")
+    ax.set_title(title, fontsize="medium")
     ax.grid(alpha=0.3)
+    xs = [x for _, s_xs, _, _ in series for x in s_xs]
+    if xs and _numbers(xs):
+        (style.count_ticks if all(float(x).is_integer() for x in xs) else style.plain_ticks)(ax.xaxis)
+    style.plain_ticks(ax.yaxis)
+    bounds = [(y - h, y + h) for _, _, ys, hws in series for y, h in zip(ys, hws) if y is not None and math.isfinite(y)]
+    if bounds:
+        lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
+        size = max(abs(lo), abs(hi))
+        if size > 0 and hi - lo < _MIN_RELATIVE_SPAN * size:
+            mid = (lo + hi) / 2
+            ax.set_ylim(mid - _MIN_RELATIVE_SPAN * size / 2, mid + _MIN_RELATIVE_SPAN * size / 2)
     if len(series) > 1:
-        ax.legend(fontsize="small")
-    fig.tight_layout()
+        style.legend(ax)
+    style.fit(fig)
+    return fig
+
+
+def _static(fig, base: Path) -> list[str]:
+    """The PNG (300 dpi) and SVG copies of a figure."""
+    from .. import _figstyle as style
+
     names = []
     for ext in ("png", "svg"):
-        fig.savefig(base.with_suffix(f".{ext}"), dpi=110)
+        style.save(fig, base.with_suffix(f".{ext}"), ext)
         names.append(base.with_suffix(f".{ext}").name)
-    plt.close(fig)
     return names
+
+
+def _name(names: dict[str, str], key: str) -> str:
+    """How the report names an axis path or a metric: the plan's label, else (a metric) in words
+    (`labels.readable`)."""
+    label = names.get(key, key)
+    return readable(key) if label == key else label
 
 
 def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidence: float = 0.95) -> Path:
@@ -110,12 +153,13 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
         for axis in axes:
             series = _series(summ, metric, axis, axes, names)
             slug = f"{_slug(metric)}--{_slug(axis[5:])}"
-            m_label, a_label = names.get(metric, metric), names.get(axis[5:], axis[5:])
+            m_label, a_label = _name(names, metric), _name(names, axis[5:])
+            title = f"{m_label} vs {a_label}"
             figures.append({"div": Markup(_plotly_div(m_label, a_label, series, slug)), "dir": fig_dir.name,
-                            "files": _static(m_label, a_label, series, fig_dir / slug)})
+                            "files": _static(static_figure(m_label, a_label, series, title), fig_dir / slug)})
 
     # table of points: one row per point, mean ± half-width per metric
-    head = ["point"] + [names.get(a[5:], a[5:]) for a in axes] + [names.get(m, m) for m in metrics] + ["n", "interval"]
+    head = ["point"] + [_name(names, a[5:]) for a in axes] + [_name(names, m) for m in metrics] + ["n", "interval"]
     rows = []
     for (point,), g in summ.group_by(["point"], maintain_order=True):
         first = g.row(0, named=True)
