@@ -219,7 +219,13 @@ def topology(
     text, fmt, _ = scenario_source(scenario)
     pairs = override_pairs(set, overrides)
     _check_names(scheme=scheme, tcp=tcp)
-    raw = json.loads(_core.topology(text, fmt, pairs, scheme, _check_seed(seed), tcp))
+    return from_text(text, fmt, pairs, scheme, _check_seed(seed), tcp)
+
+
+def from_text(text: str, fmt: str, pairs: list[tuple[str, str]], scheme: str | None, seed: int | None,
+              tcp: str | None) -> Topology:
+    """``topology`` of a scenario's text (read once: standard input cannot be read twice)."""
+    raw = json.loads(_core.topology(text, fmt, pairs, scheme, seed, tcp))
     ports = [Port(i, p["name"], p["link"], p["from"], p["to"], p["rate_mbps"], p["delay_ms"], p["unit"], p["buffer"])
              for i, p in enumerate(raw["ports"])]
     flows = [Flow(f["name"], f["kind"], f["destination"], tuple(f["route"]), f["start_s"], f["stop_s"], f["demand_mbps"],
@@ -275,4 +281,4 @@ def _columns(rows: list[tuple[str, ...]], indent: int = 0) -> list[str]:
     return [(" " * indent + "  ".join(c.ljust(w) for c, w in zip(r, widths))).rstrip() for r in rows]
 
 
-__all__ = ["topology", "Topology", "Port", "Flow", "Group", "name_range", "FLOWS_LISTED"]
+__all__ = ["topology", "from_text", "Topology", "Port", "Flow", "Group", "name_range", "FLOWS_LISTED"]
