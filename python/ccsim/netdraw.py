@@ -74,7 +74,7 @@ def layout(topo: Topology, groups: list[Group]) -> tuple[dict[Any, tuple[float, 
             if not topo.is_host(ends[0 if end == "src" else -1]):
                 continue
             node = (end, i)
-            name = g.label if end == "src" else _host_label(sorted(names), len(g.flows))
+            name = g.label if end == "src" else _host_label(sorted(names, key=_natural), len(g.flows))
             hop = [topo.ports[f.route[0 if end == "src" else -1]] for f in g.flows]
             labels[node] = f"{name}\n{_rate_delay(hop, sep='; ')}"
             graph.add_node(node, layer=at)
@@ -100,6 +100,13 @@ def layout(topo: Topology, groups: list[Group]) -> tuple[dict[Any, tuple[float, 
     xs = sorted({x for x, _ in pos.values()})
     step = (xs[1] - xs[0]) if len(xs) > 1 else 1.0
     return {n: ((x - xs[0]) / step * 1.1, y) for n, (x, y) in pos.items()}, labels
+
+
+def _natural(name: str) -> tuple:
+    """R9 before R10."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
 
 
 def _host_label(names: list[str], flows: int) -> str:

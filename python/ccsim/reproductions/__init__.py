@@ -57,6 +57,9 @@ def reproduce_into(module: ModuleType, out: str | os.PathLike[str], **options: A
 
     with writing(out, "reproduce", {"paper": module.PAPER}) as tmp:
         summary = module.reproduce(tmp, **options)
+        from .._networks import add_to_report
+
+        add_to_report(tmp, module.PAPER)  # the presets' networks, drawn (`ccsim show`)
     final = Path(out)
     summary.update(out=str(final), report=str(final / "index.html"))
     return summary
