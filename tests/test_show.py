@@ -108,3 +108,21 @@ def test_name_ranges():
     assert name_range(["S1", "S4"]) == "S1, S4"
     assert name_range(["x", "y", "z"]) == "x, y, … (3)"
     assert name_range(["GWA ABR"]) == "GWA ABR"
+
+
+def test_a_runs_out_directory_and_a_reproduction_report_hold_the_drawing(tmp_path):
+    from ccsim._networks import add_to_report
+
+    out = ccsim.run("abr-benchmarks/two-sources", duration="1ms").write(tmp_path / "run", formats=("png", "svg"))
+    assert (out / "network.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "network.svg").read_text().lstrip().startswith("<?xml")
+    report = tmp_path / "report"
+    report.mkdir()
+    (report / "index.html").write_text("<html><body><h1>hgrcp</h1></body></html>")
+    drawn = add_to_report(report, "hgrcp")
+    # hgrcp/conventional-1 … -20 differ only in their number of hosts: one network, drawn once.
+    assert sum(f.startswith("network-conventional") for f in drawn) == 1
+    page = (report / "index.html").read_text()
+    assert page.index("<h2>Networks</h2>") < page.index("</body>")
+    for f in drawn:
+        assert f'src="figures/{f}"' in page and (report / "figures" / f).is_file()
