@@ -9,7 +9,7 @@ STAMP := $(VENV)/.ccsim-built
 # Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: venv build demo reproduce test test-rust test-python bench bless clean wheel check-wheel fuzz
+.PHONY: venv build demo reproduce test test-rust test-python bench bless clean wheel check-wheel fuzz docs
 # Never two cargo builds at once (each already uses every core).
 .NOTPARALLEL:
 
@@ -93,12 +93,20 @@ fuzz: build
 	CCSIM_FUZZ_EXAMPLES=50000 $(PY) -m pytest -q tests/test_fuzz_scenarios.py tests/test_fuzz_inputs.py tests/test_fuzz_plans.py
 	PROPTEST_CASES=100000 cargo test --profile checked -p ccsim-scenario -- never_panic
 
+# The documentation site the wheel ships and `ccsim docs` opens (docs/ through Sphinx and MyST into
+# python/ccsim/_docs_site/; scripts/build_docs.sh). The generator is a build tool only (the `docs`
+# extra), installed here from the package registry like maturin and zig.
+docs: venv
+	$(VENV)/bin/pip install --quiet "sphinx>=8,<10" "myst-parser>=4,<6"
+	PY=$(PY) scripts/build_docs.sh
+
 # A wheel for other machines: release build, stripped, tagged manylinux2014 (glibc 2.17 and later;
-# zig links against that glibc, so no container is needed), into target/wheels/.
+# zig links against that glibc, so no container is needed), into target/wheels/; with the
+# documentation site (`make docs`).
 # The wheel records the commit it is built from (`ccsim --version`, results' metadata; _version.py):
 # python/ccsim/_build_commit exists only during the build (a file git ignores would not be packed).
 BUILD_COMMIT := python/ccsim/_build_commit
-wheel: venv | $(PROFILE)
+wheel: venv docs | $(PROFILE)
 	$(VENV)/bin/pip install --quiet "ziglang>=0.11"
 	git rev-parse HEAD | cut -c1-12 > $(BUILD_COMMIT) || rm -f $(BUILD_COMMIT); \
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(PGO_ENV) $(VENV)/bin/maturin build --release --compatibility manylinux2014 \
@@ -110,5 +118,5 @@ check-wheel: wheel
 	scripts/check_wheel.sh
 
 clean:
-	rm -rf $(VENV) out target
+	rm -rf $(VENV) out target python/ccsim/_docs_site
 	rm -f python/ccsim/_core*.so python/ccsim/_core*.pyd

@@ -17,6 +17,21 @@ version=$("$work/.venv/bin/ccsim" --version)
 echo "check_wheel: $(basename "$wheel") installed: $version, environment $(du -sh "$work/.venv" | cut -f1)"
 # The wheel carries the commit `make wheel` built it from (python/ccsim/_version.py).
 [[ "$version" =~ \(commit\ [0-9a-f]{12}\)$ ]] || { echo "check_wheel: --version names no commit: $version" >&2; exit 1; }
+# The documentation site travels in the wheel (`make docs`): its index, a page, its search.
+site=$("$work/.venv/bin/python" -c 'import ccsim.docs_cmd as d; print(d.SITE)')
+for f in index.html scenarios.html search.html searchindex.js _sources/scenarios.md.txt; do
+    [ -f "$site/$f" ] || { echo "check_wheel: the wheel has no docs site file $f (in $site)" >&2; exit 1; }
+done
+# `ccsim docs PAGE` prints the page where no browser can show it; an unknown page is a usage error.
+page=$(env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY "$work/.venv/bin/ccsim" docs trace)
+[ "$(head -1 <<<"$page")" = "trace: $site/trace.html" ] && grep -q "^# The event trace" <<<"$page" \
+    || { echo "check_wheel: ccsim docs trace did not print the installed page" >&2; exit 1; }
+set +e
+"$work/.venv/bin/ccsim" docs no-such-page >/dev/null 2>&1
+rc=$?
+set -e
+[ "$rc" = 2 ] || { echo "check_wheel: ccsim docs no-such-page exited $rc, not 2" >&2; exit 1; }
+echo "check_wheel: docs site installed ($(find "$site" -name '*.html' | wc -l) pages); ccsim docs prints and refuses as it should"
 python3 - "$work" README.md <<'PY'
 import re, shlex, subprocess, sys
 from pathlib import Path

@@ -15,6 +15,16 @@ def resolve(
     seed: int | None = ...,
     tcp: str | None = ...,
 ) -> str: ...
+def topology(
+    text: str,
+    format: str,
+    overrides: list[tuple[str, str]] = ...,
+    scheme: str | None = ...,
+    seed: int | None = ...,
+    tcp: str | None = ...,
+) -> str:
+    """The network the scenario builds, as JSON text, without running it (`ccsim.topology`)."""
+    ...
 
 class Simulation:
     def __init__(

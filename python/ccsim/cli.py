@@ -246,7 +246,7 @@ def run(
     no_plots: bool = typer.Option(False, "--no-plots", help="With --out, write the tables and summary only."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the summary) on stdout."),
     trace_path: Optional[Path] = typer.Option(None, "--trace", help="Record the per-cell/packet event trace and write it "
-                                              "here as Parquet (docs/trace.md)."),
+                                              "here as Parquet (`ccsim docs trace`)."),
     trace_flow: list[str] = typer.Option([], "--trace-flow", help="With --trace: trace this flow only (repeatable; "
                                          "measure.trace.flows)."),
     trace_from: Optional[str] = typer.Option(None, "--trace-from", help="With --trace: events from this time (\"10ms\")."),
@@ -344,10 +344,9 @@ def validate(
     scheme: Optional[str] = typer.Option(None, "--scheme", metavar="SCHEME", help=_SCHEME_HELP),
 ) -> None:
     """Check a scenario without running it."""
-    from .api import resolve
+    from .cli_show import validate_line
 
-    s = resolve(file, scheme=scheme, set=parse_sets(set_))
-    sys.stdout.write(f"ok: {s['name']}\n")
+    sys.stdout.write(validate_line(file, scheme=scheme, set=parse_sets(set_)) + "\n")
 
 
 @app.command()
@@ -394,7 +393,7 @@ def schema() -> None:
 
 @app.command()
 def sweep(
-    plan: Path = typer.Argument(..., help="Sweep plan (.toml); see docs/sweeps.md."),
+    plan: Path = typer.Argument(..., help="Sweep plan (.toml); see `ccsim docs sweeps`."),
     executor: str = typer.Option("local", "--executor", metavar="EXECUTOR", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://HOST:PORT); "
                                             "without it --executor dask starts a LocalCluster."),
@@ -484,6 +483,14 @@ def analyze_hgrcp(
     out.print(f"phase margin (Eq. 8): {pm}")
     out.print(f"RN overhead (Eq. 15): {100 * a['overhead_fraction']:.3f} % of the LAN; "
               f"{100 * a['overhead_fraction_framed']:.3f} % with Ethernet framing")
+
+
+# `show` and `docs` live in their own modules (cli_show.py, docs_cmd.py); registered here.
+from .cli_show import show as _show  # noqa: E402
+from .docs_cmd import docs as _docs  # noqa: E402
+
+app.command("show")(_show)
+app.command("docs")(_docs)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -414,6 +414,10 @@ class Result:
             from . import plots as _plots
 
             _plots.write_plots(self, out, formats, dpi)
+            if self.resolved_json:
+                from ._networks import write_network
+
+                write_network(self.resolved_json, out, formats)  # network.<fmt>: `ccsim show`'s drawing
 
 
 #: The file a finished result directory holds (its run's metadata, the files written): `write`

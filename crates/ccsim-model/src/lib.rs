@@ -25,4 +25,4 @@ pub mod world;
 pub use cell::{cells_to_mbps, mbps_to_cells, Cell, CellKind, CELL_BITS};
 pub use ids::{NodeId, PortId, VcId};
 pub use measure::{MeasureSpec, Recordings, Series};
-pub use world::{Ends, Event, NodeKind, PortSpec, Report, VcKind, VcSpec, World, WorldBuilder};
+pub use world::{Ends, Event, MaxminLimit, NodeKind, PortSpec, Report, VcKind, VcSpec, World, WorldBuilder};

@@ -76,6 +76,49 @@ pub fn maxmin_rates(capacity: &[f64], flows: &[Flow]) -> Vec<f64> {
     }
 }
 
+/// What holds a flow at its max-min rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bottleneck {
+    /// A link (by index) the flow crosses: the link is full and no flow on it gets more.
+    Link(usize),
+    /// The flow's own demand cap (its PCR).
+    Demand,
+    /// Nothing binds it (no links and no demand: an infinite rate).
+    Unbound,
+}
+
+/// The bottleneck of each flow given its max-min `rates` (from `maxmin_rates` over the same
+/// `capacity` and `flows`): the demand if the flow gets all it asks, otherwise the first link of
+/// its route that is full (the rates on it add up to its capacity) and on which no flow gets more
+/// than it does. In a max-min fair allocation every flow has one (Bertsekas & Gallager, *Data
+/// Networks*, §6.5.2); the tolerance only absorbs the water-filling's rounding.
+pub fn bottlenecks(capacity: &[f64], flows: &[Flow], rates: &[f64]) -> Vec<Bottleneck> {
+    const TOL: f64 = 1e-9;
+    let mut load = vec![0.0; capacity.len()];
+    let mut top = vec![0.0f64; capacity.len()];
+    for (flow, &r) in flows.iter().zip(rates) {
+        for &l in &flow.links {
+            load[l] += r;
+            top[l] = top[l].max(r);
+        }
+    }
+    flows
+        .iter()
+        .zip(rates)
+        .map(|(flow, &r)| {
+            if !r.is_finite() {
+                return Bottleneck::Unbound;
+            }
+            if flow.demand <= r * (1.0 + TOL) {
+                return Bottleneck::Demand;
+            }
+            let full = |l: usize| load[l] >= capacity[l].max(0.0) * (1.0 - TOL) - TOL;
+            let largest = |l: usize| r >= top[l] * (1.0 - TOL);
+            flow.links.iter().copied().find(|&l| full(l) && largest(l)).map_or(Bottleneck::Unbound, Bottleneck::Link)
+        })
+        .collect()
+}
+
 /// Jain's fairness index `(Σx)² / (n Σx²)` (1 = perfectly fair). Empty input gives 1.
 pub fn jain_index(x: &[f64]) -> f64 {
     if x.is_empty() {
@@ -185,6 +228,44 @@ mod tests {
         // A small demand leaves the rest to the other flow.
         let got = maxmin_rates(&[100.0], &[Flow { links: vec![0], demand: 10.0 }, flow(&[0])]);
         assert!(close(got[0], 10.0) && close(got[1], 90.0));
+    }
+
+    #[test]
+    fn bottlenecks_of_gfc1() {
+        // GFC1's groups (as `gfc1` above): A and D are held by L1, B and E by L4, C by L3, F by L2.
+        let caps = [50.0, 150.0, 150.0, 100.0];
+        let routes: [&[usize]; 6] = [&[0, 1, 2], &[1, 2, 3], &[2], &[0], &[3], &[1]];
+        let flows: Vec<Flow> = routes.iter().map(|l| flow(l)).collect();
+        let mut all = flows.clone();
+        // The group sizes of GFC1 (3, 3, 3, 6, 6, 2): one of each given above, the rest here.
+        for (g, extra) in [(0, 2), (1, 2), (2, 2), (3, 5), (4, 5), (5, 1)] {
+            for _ in 0..extra {
+                all.push(flows[g].clone());
+            }
+        }
+        let rates = maxmin_rates(&caps, &all);
+        let b = bottlenecks(&caps, &all, &rates);
+        let want = [0, 3, 2, 0, 3, 1].map(Bottleneck::Link);
+        assert_eq!(&b[..6], &want, "{rates:?}");
+    }
+
+    #[test]
+    fn a_demand_or_nothing_can_be_the_bottleneck() {
+        let flows = [Flow { links: vec![0], demand: 10.0 }, flow(&[0]), flow(&[])];
+        let rates = maxmin_rates(&[100.0], &flows);
+        assert_eq!(bottlenecks(&[100.0], &flows, &rates), [Bottleneck::Demand, Bottleneck::Link(0), Bottleneck::Unbound]);
+    }
+
+    #[test]
+    fn a_flow_below_the_largest_on_a_full_link_is_held_elsewhere() {
+        // Parking lot: X crosses both links, Y only the first (cap 10), Z only the second (cap
+        // 100). X and Y get 5 on link 0; Z gets 95 on link 1, which is full but where X is not the
+        // largest: X's bottleneck is link 0, not the first full link it meets after it.
+        let flows = [flow(&[1, 0]), flow(&[0]), flow(&[1])];
+        let caps = [10.0, 100.0];
+        let rates = maxmin_rates(&caps, &flows);
+        assert!(close(rates[0], 5.0) && close(rates[2], 95.0), "{rates:?}");
+        assert_eq!(bottlenecks(&caps, &flows, &rates), [Bottleneck::Link(0), Bottleneck::Link(0), Bottleneck::Link(1)]);
     }
 
     #[test]

@@ -116,6 +116,28 @@ fn resolve(
     Ok(load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::InMemory)?.resolved_json().to_string())
 }
 
+/// The network a scenario builds, without running it (`ccsim show`): nodes, ports (from, to,
+/// rate, delay), flows (route as port indices, max-min fair rate, what holds it there) as JSON
+/// text (`ccsim_scenario::topology::topology_json`). Series are not sized: nothing is recorded.
+#[pyfunction]
+#[pyo3(signature = (text, format, overrides = Vec::new(), scheme = None, seed = None, tcp = None))]
+fn topology(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    overrides: Vec<(String, String)>,
+    scheme: Option<String>,
+    seed: Option<u64>,
+    tcp: Option<String>,
+) -> PyResult<String> {
+    let run = load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::Discarded)?;
+    let name = run.scenario().name.clone();
+    match py.detach(|| catch_unwind(AssertUnwindSafe(|| ccsim_scenario::topology::topology_json(run.world(), &name)))) {
+        Ok(text) => Ok(text),
+        Err(p) => Err(ccsim_error(py, "InternalError", format!("while reading the topology: {}", panic_text(&*p)))),
+    }
+}
+
 /// One simulation run, advanced in chunks from Python.
 #[pyclass(module = "ccsim._core")]
 struct Simulation {
@@ -377,6 +399,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(topology, m)?)?;
     m.add_function(wrap_pyfunction!(duration_s, m)?)?;
     m.add_function(wrap_pyfunction!(rate_bps, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_selftest, m)?)?;

@@ -165,7 +165,7 @@ macro_rules! erica_like {
 }
 
 erica_like!(
-    /// ERICA (docs/models/abr/erica.md).
+    /// ERICA (`ccsim docs models/abr/erica`).
     EricaSpec {
         /// Target utilisation U of the ABR capacity (0.95 LAN, 0.90 WAN in seed 003).
         target_utilization: f64 = 0.95,
@@ -173,7 +173,7 @@ erica_like!(
 );
 
 erica_like!(
-    /// ERICA+ (docs/models/abr/erica-plus.md): ERICA with a queue control target.
+    /// ERICA+ (`ccsim docs models/abr/erica-plus`): ERICA with a queue control target.
     EricaPlusSpec {
         /// Target queueing delay T0 (the seed's D).
         t0: Duration = "100us".parse().expect("valid"),
@@ -209,7 +209,7 @@ pub enum LoadAveragingSpec {
     Z,
 }
 
-/// DEBRA (docs/models/abr/debra.md) — a reconstruction; every [RECON] choice is a field.
+/// DEBRA (`ccsim docs models/abr/debra`) — a reconstruction; every [RECON] choice is a field.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DebraSpec {
@@ -252,7 +252,7 @@ impl Default for DebraSpec {
     }
 }
 
-/// EPRCA (docs/models/abr/eprca.md).
+/// EPRCA (`ccsim docs models/abr/eprca`).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct EprcaSpec {
@@ -289,7 +289,7 @@ impl Default for EprcaSpec {
     }
 }
 
-/// UT, Uniform Tracking (docs/models/abr/ut.md).
+/// UT, Uniform Tracking (`ccsim docs models/abr/ut`).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct UtSpec {
@@ -319,7 +319,7 @@ impl Default for UtSpec {
     }
 }
 
-/// UT's reading of r_A (docs/models/abr/ut.md, "Parameters").
+/// UT's reading of r_A (`ccsim docs models/abr/ut`, "Parameters").
 #[derive(Copy, Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum AbrRateReadingSpec {

@@ -94,7 +94,7 @@ pub(crate) fn notices(s: &crate::types::Scenario) -> Vec<String> {
     vec![format!(
         "credit.policy_limit = {} cells is below N2 = {}: a transmitter sends {} cells, its receiver forwards them and empties its buffer \
          without having forwarded N2, so it never sends a BSU on its own; credit comes back only through the BSU that answers each BSC, \
-         once every T_BSC ({}): each hop carries at most {} cells of a {} per T_BSC (docs/models/credit.md)",
+         once every T_BSC ({}): each hop carries at most {} cells of a {} per T_BSC (`ccsim docs models/credit`)",
         p.policy_limit,
         p.n2,
         p.policy_limit,

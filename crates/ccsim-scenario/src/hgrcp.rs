@@ -31,7 +31,7 @@ pub struct GatewaySpec {
     pub control: Option<GatewayControlSpec>,
 }
 
-/// An Ethernet LAN (docs/models/hgrcp.md, "LAN medium").
+/// An Ethernet LAN (`ccsim docs models/hgrcp`, "LAN medium").
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LanSpec {

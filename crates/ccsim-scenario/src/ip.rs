@@ -24,7 +24,7 @@ pub struct RouterSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueSpec>,
     /// Congestion control at every output port fed by resource-discovery packets (FICCRD's
-    /// core-router algorithm, docs/models/ficcrd.md).
+    /// core-router algorithm, `ccsim docs models/ficcrd`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<ControlSpec>,
     /// This router is the source edge of the connections whose route starts here: it sends
@@ -56,7 +56,7 @@ pub enum ControlSpec {
     },
 }
 
-/// Which packets FICCRD's Q counts [RECON] (docs/models/ficcrd.md, "Parameters").
+/// Which packets FICCRD's Q counts [RECON] (`ccsim docs models/ficcrd`, "Parameters").
 #[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum ControlQueueSpec {
@@ -112,7 +112,7 @@ impl ControlSpec {
 }
 
 /// A source edge router's enforcement, chosen by `type`: both estimate each flow's rate and send
-/// RD packets (defaults are reconstructions, docs/models/ficcrd.md); they differ in how the
+/// RD packets (defaults are reconstructions, `ccsim docs models/ficcrd`); they differ in how the
 /// returned ER reaches the TCP sender.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -245,7 +245,7 @@ pub enum QueueSpec {
     #[default]
     DropTail,
     /// Random Early Detection (Floyd & Jacobson 1993) as ns-2.35's `Queue/RED` in packet mode
-    /// (docs/models/ip.md). `min_th`, `max_th`, `w_q` and `gentle` default to ns-2's classic
+    /// (`ccsim docs models/ip`). `min_th`, `max_th`, `w_q` and `gentle` default to ns-2's classic
     /// settings (ns-2.35 itself configures them automatically and runs gentle RED); the rest
     /// default to ns-2.35's values.
     Red {

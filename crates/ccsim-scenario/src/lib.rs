@@ -26,6 +26,7 @@ mod load;
 mod tree;
 pub mod results;
 pub mod sessions;
+pub mod topology;
 pub mod transport;
 pub mod types;
 pub mod units;

@@ -8,7 +8,7 @@ use ccsim_model::tcp::{self, ClockMode, DelayedAck, PartialAckTimer, RttConfig, 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Who may enter a switch port's buffer, chosen by `type` (docs/models/ubr/buffer-policies.md).
+/// Who may enter a switch port's buffer, chosen by `type` (`ccsim docs models/ubr/buffer-policies`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum BufferPolicySpec {
@@ -91,7 +91,7 @@ impl BufferPolicySpec {
     }
 }
 
-/// The TCP clock (docs/models/tcp.md, "Model").
+/// The TCP clock (`ccsim docs models/tcp`, "Model").
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClockSpec {
@@ -106,7 +106,7 @@ pub enum ClockSpec {
     Quantized { tick: Duration },
 }
 
-/// TCP parameters (tcp.md); anything unset takes the default listed in docs/models/tcp.md.
+/// TCP parameters (tcp.md); anything unset takes the default listed in `ccsim docs models/tcp`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
@@ -170,7 +170,7 @@ impl TcpSpec {
         self.mss.map_or(1460, |b| b.0 as u32)
     }
 
-    /// The effective window: without window scaling the 16-bit field caps it (docs/models/tcp.md, "Scenario keys").
+    /// The effective window: without window scaling the 16-bit field caps it (`ccsim docs models/tcp`, "Scenario keys").
     pub fn window(&self) -> u64 {
         let w = self.window.map_or(65_535, |b| b.0);
         if self.window_scaling.unwrap_or(true) {
@@ -276,7 +276,7 @@ pub struct ConnectionSpec {
     #[serde(default)]
     pub abr: crate::types::AbrSpec,
     /// A GFR contract (UBR over ATM only): the MCR weighs the VC in WBA and SCFQ, and the
-    /// ingress switch's policer checks its frames (docs/models/ubr/gfr.md).
+    /// ingress switch's policer checks its frames (`ccsim docs models/ubr/gfr`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gfr: Option<crate::gfr::GfrSpec>,
     #[serde(default)]
@@ -284,12 +284,12 @@ pub struct ConnectionSpec {
     #[serde(default)]
     pub egress: crate::types::AccessSpec,
     /// The application: seed 004's bulk-data sessions instead of a greedy transfer
-    /// (docs/models/sessions.md).
+    /// (`ccsim docs models/sessions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<crate::sessions::SessionsSpec>,
     /// Under `[credit]` with `scope = "vp"`: the name of the VP this connection belongs to (its
     /// connections share each hop's credit; they must have the same route). Default: one VP per
-    /// route, the connections between the same switches (docs/models/credit.md).
+    /// route, the connections between the same switches (`ccsim docs models/credit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vp: Option<String>,
 }
@@ -331,7 +331,7 @@ impl Transport {
 }
 
 /// Background CBR/VBR traffic: an exponential ON-OFF source at `peak` while ON, served with
-/// strict priority over ABR and UBR at every port it crosses (docs/models/vbr.md).
+/// strict priority over ABR and UBR at every port it crosses (`ccsim docs models/vbr`).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BackgroundSpec {
@@ -352,12 +352,12 @@ pub struct BackgroundSpec {
     #[serde(default)]
     pub egress: crate::types::AccessSpec,
     /// The application: seed 004's bulk-data sessions instead of a greedy transfer
-    /// (docs/models/sessions.md).
+    /// (`ccsim docs models/sessions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<crate::sessions::SessionsSpec>,
     /// Under `[credit]` with `scope = "vp"`: the name of the VP this connection belongs to (its
     /// connections share each hop's credit; they must have the same route). Default: one VP per
-    /// route, the connections between the same switches (docs/models/credit.md).
+    /// route, the connections between the same switches (`ccsim docs models/credit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vp: Option<String>,
 }

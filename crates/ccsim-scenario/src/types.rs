@@ -35,24 +35,24 @@ pub struct Scenario {
     pub schemes: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
     #[serde(default)]
     pub switch: Vec<SwitchSpec>,
-    /// IP routers (docs/models/ip.md).
+    /// IP routers (`ccsim docs models/ip`).
     #[serde(default)]
     pub router: Vec<RouterSpec>,
     #[serde(default)]
     pub link: Vec<LinkSpec>,
     #[serde(default)]
     pub source: Vec<SourceSpec>,
-    /// TCP connections over UBR (docs/models/tcp.md).
+    /// TCP connections over UBR (`ccsim docs models/tcp`).
     #[serde(default)]
     pub connection: Vec<ConnectionSpec>,
-    /// Background CBR/VBR ON-OFF traffic with strict priority (docs/models/vbr.md).
+    /// Background CBR/VBR ON-OFF traffic with strict priority (`ccsim docs models/vbr`).
     #[serde(default)]
     pub background: Vec<BackgroundSpec>,
-    /// IP-over-ATM gateways between intranet LANs and ABR connections (HG-RCP, docs/models/hgrcp.md).
+    /// IP-over-ATM gateways between intranet LANs and ABR connections (HG-RCP, `ccsim docs models/hgrcp`).
     #[serde(default)]
     pub gateway: Vec<crate::hgrcp::GatewaySpec>,
     /// Hop-by-hop credit flow control (Controlled Transfer) on every TCP connection
-    /// (docs/models/credit.md).
+    /// (`ccsim docs models/credit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit: Option<crate::credit::CreditSpec>,
     #[serde(default)]
@@ -103,7 +103,7 @@ pub struct Defaults {
     pub host_buffer: Cells,
     /// What a source adapter with a buffer of its own (CT's, TCP over ABR's) does with a PDU that
     /// does not fit: `drop_pdu` (the whole PDU; TCP recovers) or `block` (the PDU waits in the host,
-    /// and the sender with it, until the adapter has room) (docs/models/credit.md).
+    /// and the sender with it, until the adapter has room) (`ccsim docs models/credit`).
     #[serde(default)]
     pub adapter_full: AdapterFull,
     /// Buffer of every router output port (ns-2's default queue limit).
@@ -244,7 +244,7 @@ pub struct SourceSpec {
     /// Last switch to destination host.
     #[serde(default)]
     pub egress: AccessSpec,
-    /// A source that does not follow the feedback (robustness scenarios; docs/models/abr/source.md, "Misbehaving sources").
+    /// A source that does not follow the feedback (robustness scenarios; `ccsim docs models/abr/source`, "Misbehaving sources").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub misbehaviour: Option<MisbehaviourSpec>,
 }
@@ -288,7 +288,7 @@ fn one_u32() -> u32 {
     1
 }
 
-/// TM 4.0 source parameters (docs/models/abr/source.md); anything unset takes the TM 4.0 default
+/// TM 4.0 source parameters (`ccsim docs models/abr/source`); anything unset takes the TM 4.0 default
 /// (PCR: the access link's rate; ICR: PCR).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -356,7 +356,7 @@ pub struct MeasureSpec {
     /// The most memory the series may take, MB (20 bytes a sample row): a run whose series
     /// would take more is refused before it starts, with how to sample less.
     pub max_series_mb: u64,
-    /// The per-cell/packet event trace (docs/trace.md): every send, enqueue, drop and delivery
+    /// The per-cell/packet event trace (`ccsim docs trace`): every send, enqueue, drop and delivery
     /// of the chosen flows. Writing the table turns it on (`enabled = false` keeps it off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceSpec>,

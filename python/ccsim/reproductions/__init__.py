@@ -67,6 +67,9 @@ def reproduce_into(module: ModuleType, out: str | os.PathLike[str], **options: A
     try:
         with writing(out, "reproduce", {"paper": module.PAPER}) as tmp:
             summary = module.reproduce(tmp, **options)
+            from .._networks import add_to_report
+
+            add_to_report(tmp, module.PAPER)  # the presets' networks, drawn (`ccsim show`)
     finally:
         if own:
             progress.close()

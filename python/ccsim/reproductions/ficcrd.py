@@ -463,7 +463,7 @@ def write_html(out: Path, rows: list[dict[str, Any]], table: list[dict[str, Any]
              "tolerance spells out at the stated 10 Mb/s with the control reading the data queue as the seed's text has it; "
              "a claim about FICCRD is decided with both edge schemes the seed "
              "names (FIABC: ficcrd/ficcrd, FIEWA: ficcrd/ficcrd-fiewa) and is not comparable where they disagree. "
-             "docs/reproductions/ficcrd.md explains every difference.")
+             "`ccsim docs reproductions/ficcrd` explains every difference.")
     sections = V.sections(rows) + [("Every statement under every reading (not counted: the rows above are)",
                                      C.html_table(table, columns))] + sensitivity_section
     (out / "index.html").write_text(C.report_page(TITLE, intro, sections, figures), encoding="utf-8")

@@ -449,7 +449,7 @@ def write_html(out: Path, rows: list[dict[str, Any]], figures: list[str], info: 
              f"[RECON] and shows the seed's other size, 24,000 cells, as another reading. Verdicts that depend on the buffer{here}: "
              f"{_listed(depends_on(rows, data['buffer_24k']['label']))}. Table 1's rows 3 and 7 drop tagged frames from "
              f"0.5 × buffer [RECON] and show a second level; verdicts that depend on it{here}: "
-             f"{_listed(depends_on(rows, data['clp1_reading']['label']))}. docs/reproductions/gfr.md explains every "
+             f"{_listed(depends_on(rows, data['clp1_reading']['label']))}. `ccsim docs reproductions/gfr` explains every "
              "difference.")
     readings = [("Other readings of reconstructed choices [RECON]", V.readings_table(rows))] if any(
         r.get("readings") for r in rows) else []

@@ -162,7 +162,7 @@ FAIRNESS = "fairness_index"
 # The known modelling gaps (docs/reproductions/hgrcp.md, issue #38), named in the rows they touch.
 ER_SWITCH = ("[RECON: the seed names no ER switch algorithm] ERICA+ (a 100 % target with queue control) offers ABR all "
              "the capacity VBR leaves, up to PCR, as the seed's ABR connection gets; the other reading, ERICA at its 0.95 "
-             "target, holds ABR at 0.95 x PCR (docs/reproductions/hgrcp.md, 'The ER switch')")
+             "target, holds ABR at 0.95 x PCR (`ccsim docs reproductions/hgrcp`, 'The ER switch')")
 GAP_MEAN = ("[RECON] the seed records the queue 'at the arrival of an IP packet' and its maximum includes the packet: "
             "counted as the occupancy each arrival leaves, its own cells included; before them and as a time average in "
             "the readings. All three sit within about 30 cells of Q (the controller's fixed point); the seed's sits "
@@ -170,7 +170,7 @@ GAP_MEAN = ("[RECON] the seed records the queue 'at the arrival of an IP packet'
 GAP_LAN = ("[RECON] the seed's LAN is 'Ethernet' (its Table 3), its access method unstated: counted as a collision-free "
            "round robin among stations with a packet ready, and as IEEE 802.3 CSMA/CD (binary exponential backoff, the "
            "gateway's frames on the same medium) in the readings. Under either, ccsim's connections share the goodput "
-           "almost equally and no source starves systematically (docs/models/hgrcp.md, 'LAN medium')")
+           "almost equally and no source starves systematically (`ccsim docs models/hgrcp`, 'LAN medium')")
 SAME_RUN = ("Table 5's Q = 100, Table 6's W = 150 ms and Table 7's 0.0 ms are one configuration; the seed prints its "
             "maximum as 439 in Table 5 and 489 in Tables 6 and 7, its mean queue and goodput twice (each number is "
             "one row here)")
@@ -455,7 +455,7 @@ def statements(res: dict[str, Any], data: dict[str, Any]) -> list[dict[str, Any]
         crit("'remain constant': for both, a least-squares line through the means changes by at most 10 % of their mean "
              "(the seed's own measure of a small change, Section 5.1.5)"), where="Section 5.1.3, Figs. 8-9",
         note=("one connection's 44-segment window (64 240 bytes) is about the path's bandwidth-delay product, so at "
-              "N = 1 the queue hardly builds (docs/reproductions/hgrcp.md shows the run)")))
+              "N = 1 the queue hardly builds (`ccsim docs reproductions/hgrcp` shows the run)")))
     fits = {metric: _fit(ns, _means(res["n-conventional"], metric)) for metric in (MEAN_Q, DELAY)}
     out.append(V.statement(
         "Figs. 8-9: without HG-RCP the mean queue and the mean queueing delay grow almost linearly with N", quote89,
@@ -653,7 +653,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
     seeds = f"{res['reps']} independent seed{'s' if res['reps'] > 1 else ''}"
     intro = (f"{headline}. {n_runs} runs ({seeds} per setting, through the sweep machinery) in "
              f"{time.perf_counter() - started:.1f} s. ccsim's value is the mean over the seeds with its 95 % interval; "
-             f"each row states its tolerance and why. {lengths} docs/reproductions/hgrcp.md explains every difference.")
+             f"each row states its tolerance and why. {lengths} `ccsim docs reproductions/hgrcp` explains every difference.")
     page = C.report_page(TITLE, intro, [*V.sections(rows),
                                         ("Other readings of reconstructed choices [RECON]: the ER switch, the mean "
                                          "queue, the LAN's access method",

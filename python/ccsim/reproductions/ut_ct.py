@@ -442,7 +442,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
                            "as the sum of the VCs' CCRs (readings). The sessions' sources are TCP-limited: read as arrivals, "
                            "UT's N_eff counts them as fractions of a source, the active ones hold ACRs far above their share "
                            "and windows released together overflow; read as CCRs, the queues fall several-fold but stay above "
-                           "Table III's and the utilisation below 90 % (docs/validation/ut-queue.md). Greedy sources started "
+                           "Table III's and the utilisation below 90 % (`ccsim docs validation/ut-queue`). Greedy sources started "
                            "apart give Table III's order under both.")
             row = V.quantity(f"Table III, case {c}: UT's {what} queue at switch 1, cells", paper, quote, vals,
                              one_run_tolerance(vals), where=f"Table III, row case {c}, column '{col}'", note=note)
@@ -468,7 +468,7 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
                        + "the seed attributes the timeouts to 'these high CTD values'; ccsim splits them by cause. Per run "
                        f"(mean over the seeds) {causes['timeouts']:.0f} timeouts, {causes['timeouts_after_drop']:.0f} after a "
                        f"drop (the 1 130-cell adapters drop whole PDUs of a window up to 972 000 bytes [RECON: the seed says "
-                       f"neither drop nor block]) and {causes['timeouts_without_loss']:.0f} without loss (docs/models/tcp.md, "
+                       f"neither drop nor block]) and {causes['timeouts_without_loss']:.0f} without loss (`ccsim docs models/tcp`, "
                        "'Where timeouts come from'). The count is every retransmission not sent by fast retransmit "
                        f"({causes['timeout_retransmits']:.0f}): with Tahoe it includes the go-back-N after each of the "
                        f"{causes['fast_retransmits']:.0f} fast retransmits, not only the retransmissions after timeouts."))
@@ -500,11 +500,11 @@ def rows(res: dict[str, Any], data: dict[str, Any], quick: bool) -> list[dict[st
                     "1.5 % (a hundred times lower is not the seed's magnitude)"),
         paper=1, where="Section VI.A",
         note=PER_VP + "one credit loop of Table III's size, whose credit returns N2 = 32 cells at a time (82 cells = 2 x 32 "
-        "+ 18: 64 cells per round trip and 18 per BSC, docs/models/credit.md), starves the long-delay links; per connection "
+        "+ 18: 64 cells per round trip and 18 per BSC, `ccsim docs models/credit`), starves the long-delay links; per connection "
         "(the Extended Control option) 10 or 100 such loops would share the link. Per case (UT beside): "
         + ", ".join(f"{c}: {100 * u:.1f} % (UT {100 * util[c]:.1f} %)" for c, u in low.items())
         + ". Allocations below N2 (24, 31 cells in cases 2, 4) are used verbatim: below N2 a receiver sends no BSU of its own "
-        "and credit comes back only through the BSC, at most Policy_Limit cells per T_BSC (docs/models/credit.md): one VP then "
+        "and credit comes back only through the BSC, at most Policy_Limit cells per T_BSC (`ccsim docs models/credit`): one VP then "
         "moves 31 cells a second in case 4, about 0.009 % of the OC-3, where case 6's 82 cells (at least N2) give the seed's 1 %."))
 
     close, much = r["close_fraction"], r["much_factor"]
@@ -795,7 +795,7 @@ def reproduce(out: str | Path | None = None, quick: bool = False, workers: int |
              + "); ccsim's value is the mean over the seeds with "
              "its 95 % interval. The seed's figures print no numbers: they are checked as its statements, at the magnitude of "
              "its words (readings in data/ut-ct.toml, [readings]). A row resting on a configuration one of whose trunks carried "
-             "no traffic in a run's window has no verdict. docs/reproductions/ut-ct.md explains the reconstruction "
+             "no traffic in a run's window has no verdict. `ccsim docs reproductions/ut-ct` explains the reconstruction "
              "and every difference.")
     cols = [("table", "table"), ("setting", "setting"), ("quantity", "quantity"), ("ccsim", "ccsim (mean)"), ("min", "min"), ("max", "max")]
     scols = [("reading", "reading"), ("case", "case"), ("quantity", "quantity"), ("UT", "UT"), ("CT", "CT, BDP buffers"), ("CT/UT", "CT/UT")]

@@ -128,7 +128,7 @@ def _bad_scenario():
 # What a missing required field is for (the rest say "required").
 _REQUIRED = {
     "scenario": "required: a preset name, a scenario file or a table",
-    "metrics": "required: a non-empty list of metric names (docs/sweeps.md)",
+    "metrics": "required: a non-empty list of metric names (`ccsim docs sweeps`)",
     "path": 'required: a scenario field path such as "source[0].count"',
     "metric": 'required: a series metric such as "series.utilization[SW1->SW2]"',
 }

@@ -17,7 +17,7 @@
 //! | `credit.rs` | Controlled Transfer across a hop: forwarded cells, BSU and BSC cells, their events |
 //! | `credit_train.rs` | credit trains: single-connection credit ports' departures applied lazily |
 //! | `sample.rs` | time series samples and the measurement window's opening |
-//! | `report.rs` | the end-of-run report, conservation, max-min rates |
+//! | `report.rs` | the end-of-run report, conservation, max-min rates and what holds each VC there |
 //! | `trace.rs` | the event trace's hooks (`crate::trace`): sends, enqueues, drops, deliveries |
 //! | `vc.rs` | a connection's record: route by hop, ends, edge state, books |
 //!
@@ -49,7 +49,7 @@ mod windows;
 pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
 pub use event::Event;
 pub use node::{Node, NodeKind};
-pub use report::{GatewayReport, PortReport, Report, TcpReport, VcReport};
+pub use report::{GatewayReport, MaxminLimit, PortReport, Report, TcpReport, VcReport};
 pub use vc::{Ends, Vc, VcBooks};
 pub use windows::MIN_WINDOW;
 

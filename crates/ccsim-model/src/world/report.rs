@@ -5,7 +5,8 @@
 
 use super::vc::VcBooks;
 use super::World;
-use crate::maxmin::{jain_index, maxmin_rates, Flow};
+use crate::ids::{PortId, VcId};
+use crate::maxmin::{bottlenecks, jain_index, maxmin_rates, Bottleneck, Flow};
 use crate::port::DropReason;
 use crate::tcp::SenderStats;
 use crate::tcp_host::HostStats;
@@ -108,6 +109,12 @@ impl World {
     /// capacity and capped by each source's demand (PCR, or the fixed rate of a source that
     /// ignores feedback); VCs not running then get zero.
     pub fn maxmin_rates(&self) -> Vec<f64> {
+        self.maxmin_limits().0
+    }
+
+    /// The max-min fair rates (`maxmin_rates`) and, per VC, what holds it there
+    /// (`crate::maxmin::bottlenecks`). Needs no run: `ccsim show` asks a world just built.
+    pub fn maxmin_limits(&self) -> (Vec<f64>, Vec<MaxminLimit>) {
         let end = self.measure.end;
         let active: Vec<usize> = (0..self.vcs.len())
             .filter(|&i| {
@@ -136,11 +143,13 @@ impl World {
             .collect();
         let r = maxmin_rates(&caps, &flows);
         let mut out = vec![0.0; self.vcs.len()];
-        for (k, &i) in top.iter().enumerate() {
-            out[i] = r[k];
+        let mut limits = vec![MaxminLimit::Outside; self.vcs.len()];
+        for (k, b) in bottlenecks(&caps, &flows, &r).into_iter().enumerate() {
+            out[top[k]] = r[k];
+            limits[top[k]] = MaxminLimit::of(b, None);
         }
-        self.share_trunks(&caps, &carried, &mut out);
-        out
+        self.share_trunks(&caps, &carried, &mut out, &mut limits);
+        (out, limits)
     }
 
     /// The max-min rates of the connections gateway trunks carry (`carried`), given each trunk's
@@ -149,7 +158,8 @@ impl World {
     /// units of each connection's own wire (its Ethernet frames), as for any TCP connection: a
     /// trunk cell carries `wire bits per segment / (cells per segment · 424)` of them. Connections
     /// of one trunk with different segment sizes share it at their mean conversion [approximation].
-    fn share_trunks(&self, caps: &[f64], carried: &[usize], out: &mut [f64]) {
+    /// A connection held by that extra link is held by its trunk (`MaxminLimit::Trunk`).
+    fn share_trunks(&self, caps: &[f64], carried: &[usize], out: &mut [f64], limits: &mut [MaxminLimit]) {
         let mut trunks: Vec<crate::ids::VcId> = carried.iter().filter_map(|&i| self.vcs[i].carrier).collect();
         trunks.sort_unstable();
         trunks.dedup();
@@ -177,8 +187,10 @@ impl World {
                     Flow { links: links.chain([virtual_link]).collect(), demand: vc.demand() }
                 })
                 .collect();
-            for (k, r) in maxmin_rates(&link_caps, &flows).into_iter().enumerate() {
-                out[members[k]] = r;
+            let rates = maxmin_rates(&link_caps, &flows);
+            for (k, b) in bottlenecks(&link_caps, &flows, &rates).into_iter().enumerate() {
+                out[members[k]] = rates[k];
+                limits[members[k]] = MaxminLimit::of(b, Some((virtual_link, t)));
             }
         }
     }
@@ -330,6 +342,33 @@ impl World {
             })
             .collect();
         Report { window: (t0, now), vcs, ports, gateways, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
+    }
+}
+
+/// What holds a VC at its max-min fair rate (`World::maxmin_limits`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaxminLimit {
+    /// An output port: its link is full and no VC on it gets more.
+    Port(PortId),
+    /// Its own demand (PCR, or a fixed rate).
+    Demand,
+    /// Its share of the gateway trunk that carries it (HG-RCP).
+    Trunk(VcId),
+    /// Not in the allocation: background traffic, or a VC not running when the window ends.
+    Outside,
+    /// Nothing: no link and no demand cap.
+    Unbound,
+}
+
+impl MaxminLimit {
+    /// A `Bottleneck` over port indices, where link `trunk.0` (if any) stands for trunk `trunk.1`.
+    fn of(b: Bottleneck, trunk: Option<(usize, VcId)>) -> MaxminLimit {
+        match b {
+            Bottleneck::Link(l) if trunk.is_some_and(|(v, _)| v == l) => MaxminLimit::Trunk(trunk.expect("checked").1),
+            Bottleneck::Link(l) => MaxminLimit::Port(PortId(l as u32)),
+            Bottleneck::Demand => MaxminLimit::Demand,
+            Bottleneck::Unbound => MaxminLimit::Unbound,
+        }
     }
 }
 
