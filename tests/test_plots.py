@@ -295,7 +295,8 @@ def test_the_scheme_in_a_title_names_what_controls_the_traffic():
     want = {
         "abr-benchmarks/gfc1": "ERICA",
         "ficcrd/droptail": "Reno, drop-tail",
-        "ficcrd/ficcrd": "Reno, FIEWA, FICCRD",
+        "ficcrd/ficcrd": "Reno, FIABC, FICCRD",
+        "ficcrd/ficcrd-fiewa": "Reno, FIEWA, FICCRD",
         "gfr/n-source-15-droptail": "SACK1, drop-tail",
         "gfr/n-source-15-epd": "SACK1, EPD",
         "hgrcp/conventional-2": "ERICA+, Jacobson '88",
