@@ -161,3 +161,9 @@ def test_unlabelled_metrics_are_named_in_words():
     assert readable("series.queue[SW1->SW2]") == "SW1->SW2: time-average queue (cells)"
     assert readable("goodput_mbps_total") == "total goodput (Mb/s)"
     assert readable("defaults.buffer") == "defaults.buffer"  # an axis path: as written
+
+
+def test_the_report_draws_the_base_scenarios_network(swept):
+    page = write_report(swept)
+    assert (page.parent / "report" / "network.png").stat().st_size > 10_000
+    assert 'src="report/network.png"' in page.read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ MAX_REPORT_NETWORKS = 8
 def write_network(resolved_json: str, out: Path, formats: Sequence[str]) -> list[Path]:
     """`network.<fmt>` for each of ``formats``: the network of the resolved scenario (the run's
     own, every override applied)."""
-    import matplotlib.pyplot as plt
+    from . import _mpl as plt
 
     from .netdraw import draw
     from .topology import from_text
@@ -49,7 +49,7 @@ def add_to_report(out: Path, paper: str) -> list[str]:
     page = out / "index.html"
     if not page.is_file():
         return []
-    import matplotlib.pyplot as plt
+    from . import _mpl as plt
 
     seen: set[tuple] = set()
     drawn: list[tuple[str, str]] = []

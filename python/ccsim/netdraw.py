@@ -118,7 +118,7 @@ def _host_label(names: list[str], flows: int) -> str:
 def draw(topo: Topology, path: str | Path | None = None, *, title: str | None = None) -> Any:
     """Draws the network; writes it to ``path`` (PNG, SVG or PDF by its suffix) if given.
     Returns the matplotlib figure."""
-    from matplotlib.figure import Figure
+    from ._mpl import Figure  # shows inline in Jupyter; no pyplot
     from matplotlib.lines import Line2D
 
     all_groups = [g for g in topo.groups() if g.path]

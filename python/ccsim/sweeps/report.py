@@ -128,6 +128,19 @@ def _name(names: dict[str, str], key: str) -> str:
     return readable(key) if label == key else label
 
 
+def _network(manifest: dict, plan: dict, fig_dir: Path) -> str | None:
+    """The base scenario's network (`ccsim show`'s drawing) as ``report/network.png``, or None when the
+    manifest keeps no scenario (a sweep stored before it did)."""
+    scenario = manifest.get("scenario")
+    if scenario is None:
+        return None
+    from ..netdraw import draw
+    from ..topology import topology
+
+    draw(topology(scenario, scheme=plan.get("scheme"))).savefig(fig_dir / "network.png", dpi=110)
+    return f"{fig_dir.name}/network.png"
+
+
 def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidence: float = 0.95) -> Path:
     """Writes ``report.html`` (default ``DIR/report.html``) and the static figures under
     ``DIR/report/``; returns the HTML path."""
@@ -177,7 +190,8 @@ def write_report(sweep_dir: str | Path, out: str | Path | None = None, confidenc
         rows.append(cells)
 
     plan = manifest.get("plan", {})
-    page = render("sweep_report.html.j2", title=f"Sweep: {manifest.get('name')}", plotly_js=Markup(get_plotlyjs()),
+    network = _network(manifest, plan, fig_dir)
+    page = render("sweep_report.html.j2", network=network, title=f"Sweep: {manifest.get('name')}", plotly_js=Markup(get_plotlyjs()),
                   description=str(plan.get("description", "")), version=str(manifest.get("ccsim_version")),
                   points=len(manifest.get("points", [])), replications=manifest.get("replications"), done=frame.height,
                   total=manifest.get("runs_total", frame.height), confidence=f"{confidence:.0%}", figures=figures,
