@@ -113,7 +113,9 @@ fn resolve(
     seed: Option<u64>,
     tcp: Option<String>,
 ) -> PyResult<String> {
-    Ok(load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::InMemory)?.resolved_json().to_string())
+    // Without the series-size check: `ccsim validate` accepts what `ccsim run` runs, and `run`
+    // records series only with `--out`, streaming them to files when they are large.
+    Ok(load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::Discarded)?.resolved_json().to_string())
 }
 
 /// One simulation run, advanced in chunks from Python.
@@ -266,6 +268,7 @@ impl Simulation {
         if let Some(t) = world.trace() {
             data.set_item("trace_columns", trace_columns(py, world, t)?)?;
         }
+        data.set_item("delay_histogram_columns", delay_histogram_columns(py, world)?)?;
         Ok(data)
     }
 }
@@ -318,6 +321,20 @@ fn series_dict<'py>(py: Python<'py>, rec: &ccsim_model::Recordings, names: &resu
         series.set_item(c.name, col)?;
     }
     Ok(series)
+}
+
+/// Every flow's delay histogram over the window (`results::DelayHistograms`) as binary
+/// little-endian columns (`flow` u32 codes into `flow_names`, `low_s` and `high_s` f64, `count`
+/// u64).
+fn delay_histogram_columns<'py>(py: Python<'py>, world: &ccsim_model::World) -> PyResult<Bound<'py, PyDict>> {
+    let h = results::DelayHistograms::of(world);
+    let d = PyDict::new(py);
+    d.set_item("flow", PyBytes::new(py, &h.flow.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))?;
+    d.set_item("low_s", f64_bytes(py, &h.low_s))?;
+    d.set_item("high_s", f64_bytes(py, &h.high_s))?;
+    d.set_item("count", PyBytes::new(py, &h.count.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))?;
+    d.set_item("flow_names", world.vcs.iter().map(|v| v.name.clone()).collect::<Vec<_>>())?;
+    Ok(d)
 }
 
 /// The event trace as binary little-endian columns (`time_ps` u64, `event` u8, `flow` u32,
