@@ -20,13 +20,14 @@ else:
 _NOT_SUMMARY = ("series", "vcs", "trace_columns", "delay_histogram_columns")
 
 #: The event trace's columns, in order (docs/trace.md).
-TRACE_COLUMNS = ("time_s", "time_ps", "event", "flow", "node", "kind", "frame", "size_bytes", "reason")
+TRACE_COLUMNS = ("time_s", "time_ps", "event", "flow", "node", "kind", "uid", "frame", "seq", "size_bytes", "reason")
 
 
 def trace_frame(c: dict[str, Any]) -> pl.DataFrame:
     """The engine's binary trace columns (`Simulation.finish()["trace_columns"]`) as a DataFrame:
-    time (seconds, and exact picoseconds), the event, flow, node and kind as categories, the
-    frame number, the size in bytes and, for drops, the reason (null otherwise)."""
+    time (seconds, and exact picoseconds), the event, flow, node and kind as categories, the unit's
+    id, its frame number (not wrapping), its TCP sequence number (null but for TCP data and ACKs),
+    the size in bytes and, for drops, the reason (null otherwise)."""
     import numpy as np
 
     def coded(name: str, codes: Any, names: list[str], enum: bool) -> pl.Series:
@@ -46,7 +47,10 @@ def trace_frame(c: dict[str, Any]) -> pl.DataFrame:
         coded("flow", u32("flow"), c["flow_names"], False),
         coded("node", u32("node"), c["node_names"], False),
         coded("kind", u8("kind"), c["kind_names"], True),
-        pl.Series("frame", np.frombuffer(c["frame"], dtype="<u2"), dtype=pl.UInt16),
+        pl.Series("uid", np.frombuffer(c["uid"], dtype="<u8"), dtype=pl.UInt64),
+        pl.Series("frame", np.frombuffer(c["frame"], dtype="<u8"), dtype=pl.UInt64),
+        # u64::MAX: no sequence number (not a TCP data or ACK item).
+        pl.Series("seq", np.frombuffer(c["seq"], dtype="<u8"), dtype=pl.UInt64).replace(2**64 - 1, None),
         pl.Series("size_bytes", np.frombuffer(c["size_bytes"], dtype="<u2"), dtype=pl.UInt16),
         coded("reason", u8("reason"), c["reason_names"], True),
     ])
@@ -310,9 +314,9 @@ class Result:
     @cached_property
     def trace(self) -> pl.DataFrame | None:
         """The per-cell/packet event trace (``measure.trace``; docs/trace.md), sorted by time:
-        ``time_s``, ``time_ps``, ``event`` (send, enqueue, drop, deliver), ``flow``, ``node``,
-        ``kind``, ``frame``, ``size_bytes``, ``reason`` (drops only). None when no trace was
-        recorded."""
+        ``time_s``, ``time_ps``, ``event`` (send, enqueue, dequeue, drop, deliver), ``flow``,
+        ``node``, ``kind``, ``uid`` (the unit), ``frame``, ``seq`` (TCP), ``size_bytes``, ``reason``
+        (drops only). None when no trace was recorded."""
         columns = self._data.get("trace_columns")
         if columns is None:
             return None

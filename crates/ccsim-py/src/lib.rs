@@ -338,8 +338,9 @@ fn delay_histogram_columns<'py>(py: Python<'py>, world: &ccsim_model::World) -> 
 }
 
 /// The event trace as binary little-endian columns (`time_ps` u64, `event` u8, `flow` u32,
-/// `node` u32, `kind` u8, `frame` u16, `size_bytes` u16, `reason` u8) and the names the coded
-/// ones index (`<column>_names`), which `ccsim.result` turns into a polars DataFrame.
+/// `node` u32, `kind` u8, `frame` u64, `size_bytes` u16, `reason` u8, `seq` u64 (`u64::MAX`:
+/// none), `uid` u64) and the names the coded ones index (`<column>_names`), which `ccsim.result`
+/// turns into a polars DataFrame.
 fn trace_columns<'py>(py: Python<'py>, world: &ccsim_model::World, t: &ccsim_model::trace::Trace) -> PyResult<Bound<'py, PyDict>> {
     fn le<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
         xs.iter().flat_map(|&x| f(x)).collect()
@@ -351,7 +352,9 @@ fn trace_columns<'py>(py: Python<'py>, world: &ccsim_model::World, t: &ccsim_mod
     d.set_item("flow", PyBytes::new(py, &le(&t.vc, u32::to_le_bytes)))?;
     d.set_item("node", PyBytes::new(py, &le(&t.place, u32::to_le_bytes)))?;
     d.set_item("kind", PyBytes::new(py, &t.kind))?;
-    d.set_item("frame", PyBytes::new(py, &le(&t.frame, u16::to_le_bytes)))?;
+    d.set_item("frame", PyBytes::new(py, &le(&t.frame, u64::to_le_bytes)))?;
+    d.set_item("seq", PyBytes::new(py, &le(&t.seq, u64::to_le_bytes)))?;
+    d.set_item("uid", PyBytes::new(py, &le(&(0..t.len()).map(|i| t.uid(i)).collect::<Vec<u64>>(), u64::to_le_bytes)))?;
     d.set_item("size_bytes", PyBytes::new(py, &le(&t.size, u16::to_le_bytes)))?;
     d.set_item("reason", PyBytes::new(py, &t.reason))?;
     d.set_item("event_names", names.events)?;

@@ -63,6 +63,10 @@ impl World {
             if head {
                 self.schedule(arrival, Event::PipeArrival(p));
             }
+            if self.trace.is_some() {
+                let from = self.ports[p.index()].pipe.len() - 1;
+                self.trace_entered_pipe(p, from);
+            }
             let port = &self.ports[p.index()];
             if port.credit().is_some() {
                 let cell = port.pipe.get(port.pipe.len() - 1).expect("just departed").cell;
