@@ -504,8 +504,10 @@ class Result:
         (out / "rates.md").write_text(f"# {self.rate_table_title()}\n\n{markdown_table(self.rate_table())}\n")
         if plots:
             from . import plots as _plots
+            from .plots_delay import write_delay_plots
 
             _plots.write_plots(self, out, formats)
+            write_delay_plots(self, out, formats)
 
 
 #: The file a finished result directory holds (its run's metadata, the files written): `write`
