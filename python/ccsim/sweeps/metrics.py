@@ -55,7 +55,7 @@ FIELDS = {
 AGGS = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max}
 # The series a metric may average (their columns as the result names them).
 SERIES = {k: SERIES_COLUMNS[k] for k in ("acr", "queue", "utilization", "cwnd", "ssthresh", "rtt", "srtt", "goodput",
-                                         "gateway_queue", "red_avg")}
+                                         "gateway_queue", "red_avg", "delay")}
 
 _AGG_RE = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")
 _ROW_RE = re.compile(r"^(\w+)\[(.+)\]\.(\w+)$")
