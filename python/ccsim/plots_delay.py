@@ -73,11 +73,31 @@ def _labels(names: list[str]) -> dict[str, str]:
     return {n: (_group(n) if grouped else n) for n in names}
 
 
+#: A streamed delay series is drawn from this many time slices per flow (a figure is ~1,000 pixels
+#: wide), read by a streaming query: the whole series is never in memory.
+_SLICES = 1000
+
+
+def _delay_rows(result: "Result") -> pl.DataFrame:
+    """The delay series to draw: the table, or for a streamed result (``Result.streamed``) each
+    flow's mean over each of `_SLICES` equal time slices (its last sample time as the slice's)."""
+    if not result.streamed:
+        return result.delay
+    end = max(result.data["sim_time_s"], 1e-12)
+    return (result.scan("delay")
+            .with_columns((pl.col("time_s") / end * _SLICES).floor().cast(pl.Int64).alias("slice"))
+            .group_by("flow", "slice")
+            .agg(pl.col("time_s").max(), pl.col("delay_s").mean())
+            .sort("flow", "time_s")
+            .drop("slice")
+            .collect(engine="streaming"))
+
+
 def plot_delay(result: "Result", flows: list[str] | None = None, ax=None):
     """Each flow's mean end-to-end delay (ms) of the units it delivered in each sampling interval,
     against time (many flows: each group's mean)."""
     fig, ax = _figure(ax)
-    df = result.delay
+    df = _delay_rows(result)
     names = flows or _flows(result, df["flow"].unique().to_list())
     label = _labels(names)
     scale, unit = _time_axis(result)
@@ -133,7 +153,8 @@ def plot_delay_cdf(result: "Result", flows: list[str] | None = None, ax=None):
 def write_delay_plots(result: "Result", out: Path, formats=("png",)) -> list[Path]:
     """``delay`` and ``delay_cdf`` figures in each of ``formats``, where there is a delay to draw."""
     written = []
-    for name, plot, has in (("delay", plot_delay, not result.delay.is_empty()),
+    has_delay = bool(result.data["series"].parts("delay")) if result.streamed else not result.delay.is_empty()
+    for name, plot, has in (("delay", plot_delay, has_delay),
                             ("delay_cdf", plot_delay_cdf, not result.delay_histogram.is_empty())):
         if not has:
             continue

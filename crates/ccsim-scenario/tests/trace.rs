@@ -283,3 +283,41 @@ fn units_are_followed_by_uid_from_enqueue_to_dequeue_with_their_tcp_sequence_num
         assert_eq!(!seq_of.is_empty(), tcp, "{name}: TCP rows carry sequence numbers");
     }
 }
+
+/// Items numbered while tracing keep their uid through held disciplines too: the VBR background
+/// of the example parking lot goes through strict-priority ports (held), and HG-RCP's rate
+/// notifications through a LAN medium; each unit a flow sends has its own uid, dequeued where it
+/// was enqueued (never before), and the numbering changes nothing else (the fingerprint is the
+/// untraced run's).
+#[test]
+fn uids_are_unique_through_held_disciplines_and_change_nothing() {
+    use std::collections::HashMap;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenarios/abr-parking-lot-vbr.toml");
+    let vbr = std::fs::read_to_string(dir).unwrap();
+    for (text, duration) in [(vbr, "30ms"), (preset("hgrcp/hgrcp-5"), "1s")] {
+        let base = [("run.duration", json!(duration)), ("run.measure_from", json!("0s"))];
+        let plain = run(&text, Format::Toml, &base, None);
+        let mut o = base.to_vec();
+        o.push(("measure.trace.enabled", json!(true)));
+        let r = run(&text, Format::Toml, &o, None);
+        assert_eq!(plain.world().fingerprint().hex(), r.world().fingerprint().hex(), "{duration}: tracing changed the run");
+        let t = r.trace().unwrap();
+        let icmp = KIND_NAMES.iter().position(|&k| k == "icmp").unwrap() as u8;
+        let mut sends: HashMap<u64, usize> = HashMap::new();
+        let mut balance: HashMap<(u32, u64), i64> = HashMap::new();
+        for i in 0..t.len() {
+            let own = t.kind[i] != KIND_NAMES.iter().position(|&k| k == "data").unwrap() as u8
+                || r.world().vcs[t.vc[i] as usize].tcp().is_none();
+            if t.event[i] == TraceEvent::Send as u8 && own && t.kind[i] != icmp {
+                *sends.entry(t.uid(i)).or_default() += 1;
+            }
+            let step = if t.event[i] == TraceEvent::Enqueue as u8 { 1 } else if t.event[i] == TraceEvent::Dequeue as u8 { -1 } else { 0 };
+            *balance.entry((t.place[i], t.uid(i))).or_default() += step;
+        }
+        assert!(!sends.is_empty() && sends.values().all(|&n| n == 1), "{duration}: one send per numbered unit");
+        // Never a dequeue before its enqueue; at most one item of a unit still queued where units are
+        // single cells (HG-RCP's gateway cells share their packet's uid).
+        let most = if duration == "30ms" { 1 } else { i64::MAX };
+        assert!(balance.values().all(|&b| (0..=most).contains(&b)), "{duration}: a dequeue for every enqueue but those still queued");
+    }
+}

@@ -72,9 +72,6 @@ impl World {
             vc.books.data_sent += 1;
             c.set_sent(Stamp::of(port.tx_start(t)));
         }
-        if self.trace.is_some() {
-            self.trace_number(&mut c, true);
-        }
         // The trace's `send` is recorded where the access port takes or refuses it (`trace.rs`).
         self.enqueue_at(p, c, t);
     }
@@ -87,9 +84,6 @@ impl World {
         let last = vc.rev_ports.len() - 1;
         c.hop = last as u16;
         let port = vc.rev_ports[last];
-        if self.trace.is_some() {
-            self.trace_number(&mut c, false);
-        }
         self.enqueue(port, c);
     }
 

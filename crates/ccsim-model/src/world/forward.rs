@@ -170,7 +170,10 @@ impl World {
     /// Offers a cell to held port `p` (`enqueue_at`): out of line, so that the FIFO path inlined
     /// at its callers stays small; a held port's cell costs a departure event anyway.
     #[inline(never)]
-    fn enqueue_held(&mut self, p: PortId, cell: Cell, now: SimTime) {
+    fn enqueue_held(&mut self, p: PortId, mut cell: Cell, now: SimTime) {
+        if self.trace.is_some() {
+            self.trace_number(p, &mut cell);
+        }
         if self.ports[p.index()].is_train() {
             return self.train_offer(p, cell, now);
         }
@@ -197,7 +200,9 @@ impl World {
     #[inline(never)]
     pub(in crate::world) fn refused(&mut self, p: PortId, cell: Cell, now: SimTime, reason: DropReason) {
         if self.trace.is_some() {
-            self.trace_offered(p, &cell, now, TraceReason::Port(reason));
+            let mut c = cell;
+            self.trace_number(p, &mut c);
+            self.trace_offered(p, &c, now, TraceReason::Port(reason));
         }
         self.vcs[cell.vc.index()].count_drop(&cell, now)
     }

@@ -49,12 +49,23 @@ impl World {
     }
 
     /// Numbers an item that carries no frame number of its own (a cell source's data cell, an RM
-    /// cell, an ICMP message), just counted sent in its VC's books in its direction, with its place
-    /// among them: with its flow and kind, its frame number is then the trace's `uid`. Only while
-    /// tracing, and nothing but the trace reads these numbers (such items' `frame` is otherwise 0).
+    /// cell, an ICMP message) as it is offered to port `p`, if it is leaving its end host there
+    /// (just counted sent in its VC's books in its direction): its place among them. With its flow
+    /// and kind, its frame number is then the trace's `uid`. Only while tracing, from the hooks
+    /// where the port takes the item (nothing is added to a host's send); nothing but the trace
+    /// reads these numbers (such items' `frame` is otherwise 0).
     #[cold]
     #[inline(never)]
-    pub(in crate::world) fn trace_number(&self, c: &mut Cell, forward: bool) {
+    pub(in crate::world) fn trace_number(&self, p: PortId, c: &mut Cell) {
+        let vc = &self.vcs[c.vc.index()];
+        let from_host = if c.is_forward() { vc.fwd_ports[0] == p } else { vc.rev_ports.last() == Some(&p) };
+        if from_host || c.kind == CellKind::Icmp {
+            self.trace_number_sent(c);
+        }
+    }
+
+    /// `trace_number` for an item its end just counted sent (`send_icmp` numbers its messages).
+    pub(in crate::world) fn trace_number_sent(&self, c: &mut Cell) {
         let vc = &self.vcs[c.vc.index()];
         let own = match c.kind {
             CellKind::Frm | CellKind::Brm | CellKind::Icmp => true,
@@ -62,7 +73,7 @@ impl World {
             _ => false,
         };
         if own {
-            let sent = if forward { vc.books.fwd_sent } else { vc.books.bwd_sent };
+            let sent = if c.is_forward() { vc.books.fwd_sent } else { vc.books.bwd_sent };
             c.frame = (sent - 1) as u16;
         }
     }
@@ -96,7 +107,19 @@ impl World {
     #[inline(never)]
     pub(in crate::world) fn trace_enqueued(&mut self, p: PortId, now: SimTime) {
         let port = &self.ports[p.index()];
-        let last = *port.pipe.get(port.pipe.len() - 1).expect("just accepted");
+        let mut last = *port.pipe.get(port.pipe.len() - 1).expect("just accepted");
+        let numbered = {
+            let mut c = last.cell;
+            self.trace_number(p, &mut c);
+            c
+        };
+        if numbered.frame != last.cell.frame {
+            last.cell = numbered;
+            let port = &mut self.ports[p.index()];
+            let i = port.pipe.len() - 1;
+            port.pipe.get_mut(i).expect("just accepted").cell = numbered;
+        }
+        let port = &self.ports[p.index()];
         let departure = port.departure_of(&last);
         self.trace_offered(p, &last.cell, now, TraceReason::None);
         self.trace_departed(p, last.cell, departure);

@@ -179,7 +179,7 @@ impl World {
         let Some(lan) = self.gateways[g].lan_port else { return };
         self.vcs[msg.vc.index()].books.bwd_sent += 1;
         if self.trace.is_some() {
-            self.trace_number(&mut msg, false);
+            self.trace_number_sent(&mut msg);
             self.trace_send_by(&msg, self.now, lan);
         }
         debug_assert_eq!(ip_length(&msg), 46, "a minimum frame");
