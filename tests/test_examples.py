@@ -28,7 +28,7 @@ def test_example_scenarios_show_what_their_comments_say():
     red = ccsim.run(str(EXAMPLES / "scenarios" / "tcp-red-dumbbell.toml"), duration="30s", measure_from="10s").summary()
     tail = ccsim.run(str(EXAMPLES / "scenarios" / "tcp-red-dumbbell.toml"), duration="30s", measure_from="10s",
                      set={"router[0].queue": {"type": "drop_tail"}}).summary()
-    q = {name: next(p for p in s["ports"] if p["name"] == "R1->R2")["mean_queue_cells"] for name, s in (("red", red), ("tail", tail))}
+    q = {name: next(p for p in s["ports"] if p["name"] == "R1->R2")["mean_queue_packets"] for name, s in (("red", red), ("tail", tail))}
     assert 10 <= q["red"] <= 30 < q["tail"], q
 
 

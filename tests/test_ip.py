@@ -14,7 +14,7 @@ def test_ficcrd_droptail_preset_runs_and_reports_packets(tmp_path):
     assert len(s["connections"]) == 10
     assert {c["name"] for c in s["connections"]} == {f"S{i}" for i in range(10)}
     bottleneck = next(p for p in s["ports"] if p["name"] == "R11->R12")
-    assert bottleneck["unit"] == "packets" and bottleneck["max_queue_cells"] <= 200
+    assert bottleneck["unit"] == "packets" and bottleneck["max_queue_packets"] <= 200
     # 4096 of every 4136 bytes are payload; the 10 Mb/s bottleneck is the limit. In-order delivery
     # over the 10 s window may also release what receivers held out of order when it opened: at
     # most each flow's 32-segment window.
@@ -70,7 +70,7 @@ def test_ficcrd_traces_stay_in_their_ranges():
     # the sampled data queue never exceeds the sampled whole queue.
     for p in (p for p in r.summary()["ports"] if "mapr_mbps" in p):
         assert p["control_queue"] == "data"
-        assert abs(p["mean_data_queue_packets"] + p["mean_rd_queue_packets"] - p["mean_queue_cells"]) < 1e-6 * max(1, p["mean_queue_cells"])
+        assert abs(p["mean_data_queue_packets"] + p["mean_rd_queue_packets"] - p["mean_queue_packets"]) < 1e-6 * max(1, p["mean_queue_packets"])
     both = r.queue.join(r.data_queue, on=["time_s", "port"])
     assert both.height > 0 and (both["data_queue_packets"] <= both["queue_cells"]).all()
     assert "data_queue" in r.TABLES and r.table("data_queue").height == r.data_queue.height
@@ -101,7 +101,7 @@ def test_red_average_is_a_series():
     assert avg.len() > 1000 and 10 <= avg.mean() <= 30
     port = next(p for p in r.summary()["ports"] if p["name"] == "R1->R2")
     link = next(l for l in r.summary()["links"] if l["name"] == "bottleneck (R1->R2)")
-    waiting = port["mean_queue_cells"] - link["utilization"]
+    waiting = port["mean_queue_packets"] - link["utilization"]
     assert abs(avg.mean() - waiting) < 0.1 * waiting, (avg.mean(), waiting)
     # Its thresholds are in the port's summary, for the queue plot's reference lines.
     assert port["thresholds"] == {"red_min_th": 10.0, "red_max_th": 30.0}

@@ -151,7 +151,7 @@ def test_queue_plots_draw_the_buffer_a_queue_came_near():
 
     r = ccsim.run("ficcrd/droptail", duration="20s", measure_from="10s")
     ports = {p["name"]: p for p in r.summary()["ports"]}
-    assert ports["R11->R12"]["buffer_cells"] == 200 and ports["R10->R11"]["buffer_cells"] == 50
+    assert ports["R11->R12"]["buffer_packets"] == 200 and ports["R10->R11"]["buffer_packets"] == 50
     fig = _fig(plots.plot_queue(r, ports=["R11->R12", "R10->R11"]))
     ax = fig.axes[0]
     # The bottleneck filled its 200 packets: its limit is drawn; R10->R11 never came near its 50.

@@ -114,7 +114,8 @@ def test_measures_follow_the_summary_and_the_traces():
              {"name": "S2", "goodput_mbps": 1.5, "drops": 2, "max_goodput_mbps": 1.0, "fast_retransmits": 2, "timeouts": 1}]
     s = {"connections": conns, "goodput_mbps_total": 3.0, "connections_fairness_index": 0.9, "window_s": [0.0, 4.0],
          "links": [{"name": "R11-R12 (R11->R12)", "rate_mbps": 3.0}],
-         "ports": [{"name": "R11->R12", "max_queue_cells": 200, "mean_queue_cells": 150.0, "drops": 5, "buffer_cells": 200}]}
+         "ports": [{"name": "R11->R12", "unit": "packets", "max_queue_packets": 200, "mean_queue_packets": 150.0, "drops": 5,
+                    "buffer_packets": 200}]}
     m = ficcrd.measures(s)
     assert m["s0_over_others"] == 0.5 / 1.25 and m["goodput_shortfall"] == 0.0 and m["fair_share_mbps"] == 1.0
     assert m["flows_with_drops"] == 2 and m["fast_retransmits"] == 3 and m["lowest_goodput_mbps"] == 0.5

@@ -60,6 +60,18 @@ def test_rate_table(synthetic):
     assert t.filter(pl.col("name") == "D1")["acr_over_maxmin"][0] is None
 
 
+def test_rate_table_never_sets_the_whole_run_beside_the_window(synthetic):
+    """Issue 39: GFC1's A1 lost 31 % of its cells over the whole run (the start-up) and none in the
+    window; the window's table showed 0.31 beside the window's ACR."""
+    synthetic["sources"][0].update(clr=0.31, window_clr=0.0, delay_mean_ms=None, delay_p99_ms=None, jitter_ms=None)
+    r = Result(synthetic)
+    t = r.rate_table()
+    a1 = t.filter(pl.col("name") == "A1").row(0, named=True)
+    assert "clr" not in t.columns and a1["window_clr"] == 0.0
+    assert a1["delay_mean_ms"] is None and t.filter(pl.col("name") == "A2")["delay_mean_ms"][0] == pytest.approx(0.031)
+    assert r.rate_table_title() == "synthetic/ten, seed 7: sources over the measurement window, 0.01 to 0.02 s"
+
+
 def test_write(synthetic, tmp_path):
     r = Result(synthetic, resolved_json=json.dumps({"name": "synthetic/ten"}))
     out = r.write(tmp_path / "out")
@@ -73,8 +85,15 @@ def test_write(synthetic, tmp_path):
     assert json.loads((out / "summary.json").read_text()) == r.summary()
     assert json.loads((out / "scenario.json").read_text()) == {"name": "synthetic/ten"}
     rates = (out / "rates.md").read_text().splitlines()
-    assert [c.strip() for c in rates[0].strip("|").split("|")][:2] == ["name", "acr_mbps"] and len(rates) == 2 + 10
-    assert set(rates[1]) <= set("|-: ")  # the Markdown separator row
+    # A title naming the window, a blank line, then the table: every column over the window.
+    assert rates[0] == "# synthetic/ten, seed 7: sources over the measurement window, 0.01 to 0.02 s" and rates[1] == ""
+    header = [c.strip() for c in rates[2].strip("|").split("|")]
+    assert header == ["name", "acr_mbps", "rate_mbps", "maxmin_mbps", "acr_over_maxmin", "window_clr", "delay_mean_ms",
+                      "delay_p99_ms", "jitter_ms"] and len(rates) == 4 + 10
+    assert set(rates[3]) <= set("|-: ")  # the Markdown separator row
+    # Tables without rows are not written: the synthetic run has no TCP connection, no delay series.
+    for empty in ("connections", "cwnd", "rtt", "delay", "delay_histogram"):
+        assert not (out / f"{empty}.parquet").exists(), empty
     for png in ("acr.png", "queue.png", "received.png", "overview.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
 

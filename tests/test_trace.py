@@ -26,10 +26,11 @@ def test_the_trace_is_a_typed_frame_sorted_by_time(gfc1):
     t = gfc1.trace
     assert t.columns == list(TRACE_COLUMNS)
     assert t.schema["time_s"] == pl.Float64 and t.schema["time_ps"] == pl.UInt64
-    assert t.schema["event"] == pl.Enum(["send", "enqueue", "drop", "deliver"])
+    assert t.schema["event"] == pl.Enum(["send", "enqueue", "dequeue", "drop", "deliver"])
+    assert t.schema["uid"] == pl.UInt64 and t.schema["frame"] == pl.UInt64 and t.schema["seq"] == pl.UInt64
     assert t.schema["flow"] == pl.Categorical and t.schema["node"] == pl.Categorical
     assert t["time_ps"].is_sorted()
-    assert set(t["event"].unique()) >= {"send", "enqueue", "deliver"}
+    assert set(t["event"].unique()) >= {"send", "enqueue", "dequeue", "deliver"}
     assert set(t["kind"].unique()) >= {"data", "frm", "brm"}
     # A reason on drops only.
     assert t.filter(pl.col("reason").is_not_null()).height == t.filter(pl.col("event") == "drop").height
@@ -130,3 +131,24 @@ def test_the_cli_writes_a_parquet_trace(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "ccsim", "run", "abr-benchmarks/gfc1", "--trace-flow", "A1"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--trace PATH" in bad.stderr
+
+
+def test_a_units_queueing_delay_is_its_dequeue_minus_its_enqueue(gfc1):
+    """Issue 39: joining a port's enqueue and dequeue rows by uid gives each cell's time in that
+    buffer: at least one cell time (2.73 us at 155.52 Mb/s, the fastest link), and at the trunk
+    at most one per cell of the largest queue the summary reports; ABR cells carry no TCP
+    sequence number."""
+    t = gfc1.trace
+    at = ["flow", "node", "uid"]
+    enq = t.filter(pl.col("event") == "enqueue").select(*at, pl.col("time_s").alias("in_s"))
+    deq = t.filter(pl.col("event") == "dequeue").select(*at, pl.col("time_s").alias("out_s"))
+    waits = enq.join(deq, on=at).with_columns((pl.col("out_s") - pl.col("in_s")).alias("wait_s"))
+    assert waits.height == deq.height > 0, "every dequeue has its enqueue"
+    assert waits["wait_s"].min() >= 424 / 155.52e6 * (1 - 1e-6)
+    s = gfc1.summary()
+    port = next(p for p in s["ports"] if p["name"] == "SW1->SW2")
+    rate = next(l["rate_mbps"] for l in s["links"] if l["name"].endswith("(SW1->SW2)")) * 1e6
+    trunk = waits.filter(pl.col("node") == "SW1->SW2")
+    # The longest stay is the buffer it held at most, each cell one cell time.
+    assert 0.5 * port["max_queue_cells_run"] * 424 / rate < trunk["wait_s"].max() <= (port["max_queue_cells_run"] + 1) * 424 / rate
+    assert t["seq"].null_count() == t.height

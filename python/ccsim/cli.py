@@ -145,9 +145,22 @@ def _span(start_s: float, end_s: float) -> str:
     return f"{start_s * 1e3:g}-{end_s * 1e3:g} ms"
 
 
+def _ms(x: Any) -> str:
+    """A delay in ms for a table cell (blank where the flow delivered nothing)."""
+    return "" if x is None else f"{x:.3f}"
+
+
+def _num(x: Any, fmt: str) -> str:
+    """A summary number, or n/a where it does not apply (null)."""
+    return "n/a" if x is None else format(x, fmt)
+
+
 def _print_summary(s: dict[str, Any]) -> None:
-    """The summary as tables. Only the documented keys are required; the engine's extra ones
-    (run-long queue maxima, link endpoints and rates) are shown when present."""
+    """The summary as tables. Each table's title says what it covers, the measurement window or
+    the whole run, and a table never mixes the two. Only the documented keys are required; the
+    engine's extra ones (run-long queue maxima, link endpoints and rates) are shown when present."""
+    from .result import port_field
+
     hops = [f"{s['cell_hops']:,} cell-hops"] if s["cell_hops"] or not s.get("packet_hops") else []
     if s.get("packet_hops"):
         hops.append(f"{s['packet_hops']:,} packet-hops")
@@ -156,12 +169,16 @@ def _print_summary(s: dict[str, Any]) -> None:
         f"in {s['wall_s']:.2f} s  ({s['events']:,} events, {', '.join(hops)})"
     )
     window = s.get("window_s")
-    span = f" (window {_span(*window)})" if window else ""
+    span = f", window {_span(*window)}" if window else ", window"
+    whole = f", whole run {_span(0, s['sim_time_s'])}"
+    delay_cols = ("delay ms", "p99 ms", "jitter ms")
+
+    def delays(r: dict[str, Any]) -> tuple[str, str, str]:
+        return _ms(r.get("delay_mean_ms")), _ms(r.get("delay_p99_ms")), _ms(r.get("jitter_ms"))
+
     if s["sources"] or not s.get("connections"):
         t = Table(title="sources" + span)
-        # Window columns first; whole-run totals say so.
-        for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "CLR", "cells sent (run)", "cells received (run)",
-                    "CLR (run)"):
+        for col in ("source", "ACR Mb/s", "rate Mb/s", "max-min Mb/s", "CLR", *delay_cols):
             t.add_column(col, justify="left" if col == "source" else "right")
         for r in s["sources"]:
             t.add_row(
@@ -170,36 +187,36 @@ def _print_summary(s: dict[str, Any]) -> None:
                 f"{r['rate_mbps']:.3f}",
                 f"{r['maxmin_mbps']:.3f}",
                 f"{r.get('window_clr', r['clr']):.4g}",
-                f"{r['cells_sent']:,}",
-                f"{r['cells_received']:,}",
-                f"{r['clr']:.4g}",
+                *delays(r),
             )
         out.print(t)
 
     def run_max(p: dict[str, Any]) -> Any:
-        return p.get("max_queue_cells_run", p["max_queue_cells"])
+        return port_field(p, "max_queue_run") if port_field(p, "max_queue_run") is not None else port_field(p, "max_queue")
 
     busy = [p for p in s["ports"] if run_max(p) > 1 or p["drops"] > 0]
     if busy:
-        t = Table(title="ports with queueing or loss")
+        t = Table(title="ports with queueing or loss" + span)
         # FICCRD ports give their mean queue apart: data packets and RD packets.
         split = any("mean_rd_queue_packets" in p for p in busy)
-        cols = ("port", "unit", "mean queue") + (("data", "RD") if split else ()) + (
-            "max queue (window)", "max queue (run)", "drops")
-        for col in cols:
+        for col in ("port", "unit", "mean queue", *(("data", "RD") if split else ()), "max queue"):
             t.add_column(col, justify="left" if col in ("port", "unit") else "right")
         for p in busy:
             parts = tuple(f"{p[k]:.2f}" if k in p else "" for k in ("mean_data_queue_packets", "mean_rd_queue_packets"))
-            t.add_row(
-                escape(p["name"]), p.get("unit", "cells"), f"{p['mean_queue_cells']:.2f}", *(parts if split else ()),
-                str(p["max_queue_cells"]), str(run_max(p)), f"{p['drops']:,}",
-            )
+            t.add_row(escape(p["name"]), p.get("unit", "cells"), f"{port_field(p, 'mean_queue'):.2f}",
+                      *(parts if split else ()), str(port_field(p, "max_queue")))
+        out.print(t)
+        t = Table(title="the same ports" + whole)
+        for col in ("port", "unit", "max queue", "drops"):
+            t.add_column(col, justify="left" if col in ("port", "unit") else "right")
+        for p in busy:
+            t.add_row(escape(p["name"]), p.get("unit", "cells"), str(run_max(p)), f"{p['drops']:,}")
         out.print(t)
     # Network nodes own output ports (switches, routers, gateways, LANs); hosts do not.
     nodes = {p["name"].split("->")[0] for p in s["ports"]}
     trunks = [l for l in s["links"] if "from" not in l or (l["from"] in nodes and l["to"] in nodes)]
     if trunks:
-        t = Table(title="links between network nodes" if all("from" in l for l in trunks) else "links")
+        t = Table(title=("links between network nodes" if all("from" in l for l in trunks) else "links") + span)
         t.add_column("link")
         t.add_column("Mb/s", justify="right")
         t.add_column("utilisation", justify="right")
@@ -210,23 +227,28 @@ def _print_summary(s: dict[str, Any]) -> None:
     conns = s.get("connections") or []
     if conns:
         t = Table(title="TCP connections" + span)
+        for col in ("connection", "variant", "goodput Mb/s", "max Mb/s", *delay_cols):
+            t.add_column(col, justify="left" if col in ("connection", "variant") else "right")
+        for c in conns:
+            t.add_row(escape(c["name"]), c.get("variant", ""), f"{c['goodput_mbps']:.3f}",
+                      _num(c.get("max_goodput_mbps"), ".3f"), *delays(c))
+        out.print(t)
         from .result import counts_packets
 
         lost = "dropped" if counts_packets(s) else "cells dropped"
-        for col in ("connection", "variant", "goodput Mb/s", "retransmits (run)", "timeouts (run)", f"{lost} (run)"):
-            t.add_column(col, justify="left" if col in ("connection", "variant") else "right")
+        t = Table(title="TCP connections" + whole)
+        for col in ("connection", "retransmits", "timeouts", lost):
+            t.add_column(col, justify="left" if col == "connection" else "right")
         for c in conns:
-            t.add_row(
-                escape(c["name"]), c.get("variant", ""), f"{c['goodput_mbps']:.3f}", f"{c['retransmits']:,}",
-                f"{c['timeouts']:,}", f"{c['drops']:,}",
-            )
+            t.add_row(escape(c["name"]), f"{c['retransmits']:,}", f"{c['timeouts']:,}", f"{c['drops']:,}")
         out.print(t)
         out.print(
-            f"total goodput {s.get('goodput_mbps_total', 0):.3f} Mb/s, efficiency {s.get('efficiency', 0):.4f}, "
-            f"Jain fairness over connections {s.get('connections_fairness_index', s['fairness_index']):.4f}"
+            f"window: total goodput {_num(s.get('goodput_mbps_total'), '.3f')} Mb/s, efficiency "
+            f"{_num(s.get('efficiency'), '.4f')} (goodput / what the max-min shares carry), Jain fairness over "
+            f"connections {_num(s.get('connections_fairness_index'), '.4f')}"
         )
     if s["sources"] or not conns:
-        out.print(f"Jain fairness index (rate / max-min): {s['fairness_index']:.4f}")
+        out.print(f"window: Jain fairness index (rate / max-min) {_num(s.get('fairness_index'), '.4f')}")
 
 
 _SCHEME_HELP = f"Swap the ABR switch algorithm at every switch: {listed(SCHEMES)}."

@@ -212,7 +212,9 @@ def plot_acr(result: "Result", sources: list[str] | None = None, ax=None):
 def default_ports(result: "Result", limit: int = 6) -> list[str]:
     """Switch ports worth looking at: the ones whose queue grew most, trunks first."""
     def run_max(p):
-        return p.get("max_queue_cells_run", p["max_queue_cells"])
+        from .result import port_field
+
+        return port_field(p, "max_queue_run") or port_field(p, "max_queue") or 0
 
     ports = [p for p in result.data["ports"] if run_max(p) > 1]
     ports.sort(key=lambda p: (-run_max(p), p["name"]))
@@ -263,9 +265,12 @@ def plot_queue(result: "Result", ports: list[str] | None = None, ax=None):
     # A port's buffer size and the thresholds of its buffer policy or RED, each where the queue
     # came within a quarter of it (a level far above the queue would flatten the queue's scale).
     buffers, thresholds = {}, {}
+    from .result import port_field
+
     for p in result.data["ports"]:
-        peak = p.get("max_queue_cells_run", p["max_queue_cells"])
-        buffers[p["name"]] = [x for x in [p.get("buffer_cells")] if x and peak >= 0.25 * x]
+        # In the port's unit (`max_queue_packets_run`, `buffer_packets` at IP ports).
+        peak = port_field(p, "max_queue_run") or port_field(p, "max_queue") or 0
+        buffers[p["name"]] = [x for x in [port_field(p, "buffer")] if x and peak >= 0.25 * x]
         thresholds[p["name"]] = [x for x in (p.get("thresholds") or {}).values() if x and peak >= 0.25 * x]
     if _references(ax, drawn, buffers, DOTTED):
         extra.append(("buffer size", {"linestyle": DOTTED}))

@@ -17,16 +17,17 @@ else:
     pl = LazyModule("polars", globals(), "pl")
 
 # Keys of the summary that are not part of the JSON contract for scripts.
-_NOT_SUMMARY = ("series", "vcs", "trace_columns")
+_NOT_SUMMARY = ("series", "vcs", "trace_columns", "delay_histogram_columns")
 
 #: The event trace's columns, in order (docs/trace.md).
-TRACE_COLUMNS = ("time_s", "time_ps", "event", "flow", "node", "kind", "frame", "size_bytes", "reason")
+TRACE_COLUMNS = ("time_s", "time_ps", "event", "flow", "node", "kind", "uid", "frame", "seq", "size_bytes", "reason")
 
 
 def trace_frame(c: dict[str, Any]) -> pl.DataFrame:
     """The engine's binary trace columns (`Simulation.finish()["trace_columns"]`) as a DataFrame:
-    time (seconds, and exact picoseconds), the event, flow, node and kind as categories, the
-    frame number, the size in bytes and, for drops, the reason (null otherwise)."""
+    time (seconds, and exact picoseconds), the event, flow, node and kind as categories, the unit's
+    id, its frame number (not wrapping), its TCP sequence number (null but for TCP data and ACKs),
+    the size in bytes and, for drops, the reason (null otherwise)."""
     import numpy as np
 
     def coded(name: str, codes: Any, names: list[str], enum: bool) -> pl.Series:
@@ -46,7 +47,10 @@ def trace_frame(c: dict[str, Any]) -> pl.DataFrame:
         coded("flow", u32("flow"), c["flow_names"], False),
         coded("node", u32("node"), c["node_names"], False),
         coded("kind", u8("kind"), c["kind_names"], True),
-        pl.Series("frame", np.frombuffer(c["frame"], dtype="<u2"), dtype=pl.UInt16),
+        pl.Series("uid", np.frombuffer(c["uid"], dtype="<u8"), dtype=pl.UInt64),
+        pl.Series("frame", np.frombuffer(c["frame"], dtype="<u8"), dtype=pl.UInt64),
+        # u64::MAX: no sequence number (not a TCP data or ACK item).
+        pl.Series("seq", np.frombuffer(c["seq"], dtype="<u8"), dtype=pl.UInt64).replace(2**64 - 1, None),
         pl.Series("size_bytes", np.frombuffer(c["size_bytes"], dtype="<u2"), dtype=pl.UInt16),
         coded("reason", u8("reason"), c["reason_names"], True),
     ])
@@ -71,12 +75,45 @@ SERIES_COLUMNS = {
     "data_queue": ("port", "data_queue_packets"),
     "gateway_queue": ("gateway", "queue_cells"),
     "red_avg": ("port", "red_avg"),
+    "delay": ("flow", "delay_s"),
 }
 
 
 def counts_packets(summary: dict[str, Any]) -> bool:
     """Whether the run's network carries IP packets (its queues and drops count packets)."""
     return any(p.get("unit") == "packets" for p in summary["ports"])
+
+
+def port_field(port: dict[str, Any], stem: str) -> Any:
+    """A port row's queue field in the port's own unit: ``port_field(p, "mean_queue")`` is
+    ``mean_queue_cells`` at an ATM port, ``mean_queue_packets`` at an IP port (``max_queue_run``
+    reads ``max_queue_cells_run`` / ``max_queue_packets_run``). Results from before IP ports
+    named their unit carry ``*_cells`` everywhere, which is read then."""
+    unit = port.get("unit", "cells")
+    base, run = stem.removesuffix("_run"), stem.endswith("_run")
+    for u in dict.fromkeys((unit, "cells")):
+        key = f"{base}_{u}_run" if run else f"{base}_{u}"
+        if key in port:
+            return port[key]
+    return None
+
+
+def delay_histogram_frame(c: dict[str, Any] | None) -> pl.DataFrame:
+    """The engine's delay histogram columns (`Simulation.finish()["delay_histogram_columns"]`) as a
+    DataFrame: flow, delay_low_s, delay_high_s (the bucket), units."""
+    import numpy as np
+
+    if not c:
+        return pl.DataFrame(schema={"flow": pl.Utf8, "delay_low_s": pl.Float64, "delay_high_s": pl.Float64,
+                                    "units": pl.UInt64})
+    codes = pl.Series(np.frombuffer(c["flow"], dtype="<u4"))
+    flows = pl.Series("flow", c["flow_names"], dtype=pl.Utf8).gather(codes) if len(codes) else pl.Series("flow", [], pl.Utf8)
+    return pl.DataFrame([
+        flows,
+        pl.Series("delay_low_s", np.frombuffer(c["low_s"], dtype="<f8"), dtype=pl.Float64),
+        pl.Series("delay_high_s", np.frombuffer(c["high_s"], dtype="<f8"), dtype=pl.Float64),
+        pl.Series("units", np.frombuffer(c["count"], dtype="<u8"), dtype=pl.UInt64),
+    ])
 
 
 def _series_frame(series: Any, name: str) -> pl.DataFrame:
@@ -115,9 +152,10 @@ class Result:
 
     def __repr__(self) -> str:
         s = self._data
+        jain = "n/a" if s.get("fairness_index") is None else f"{s['fairness_index']:.4f}"
         return (
             f"<ccsim.Result {s['scenario']!r} seed={s['seed']} sim_time={s['sim_time_s']:g}s "
-            f"sources={len(s['sources'])} fairness={s['fairness_index']:.4f}>"
+            f"sources={len(s['sources'])} fairness={jain}>"
         )
 
     @property
@@ -138,7 +176,8 @@ class Result:
         return self._data["seed"]
 
     @property
-    def fairness_index(self) -> float:
+    def fairness_index(self) -> float | None:
+        """Jain's index (None where there is no flow to compare)."""
         return self._data["fairness_index"]
 
     # --- tables --------------------------------------------------------------------------
@@ -248,11 +287,36 @@ class Result:
         return self._tcp_series("timeouts")
 
     @cached_property
+    def delay(self) -> pl.DataFrame:
+        """Per flow, the mean end-to-end delay (seconds) of the units it delivered in each sampling
+        interval (recorded with ``measure.received``; no row for an interval without a delivery).
+        Units as for ``delay_mean_ms`` (docs/scenarios.md, "Delays"); whole run, not the window."""
+        return self._tcp_series("delay")
+
+    @cached_property
+    def delay_histogram(self) -> pl.DataFrame:
+        """Per flow, the histogram of the end-to-end delays of the units it delivered in the
+        measurement window (the one ``delay_p99_ms`` is read from): ``flow``, ``delay_low_s``,
+        ``delay_high_s`` (a bucket, 1/64 of an octave wide), ``units``. Empty buckets are left out."""
+        return delay_histogram_frame(self._data.get("delay_histogram_columns"))
+
+    def delay_cdf(self) -> pl.DataFrame:
+        """The empirical distribution of each flow's delays over the window, from
+        ``delay_histogram``: ``flow``, ``delay_s`` (a bucket's upper bound) and ``fraction`` (of the
+        flow's units delivered with at most that delay, to the histogram's precision)."""
+        h = self.delay_histogram.sort("flow", "delay_high_s", maintain_order=True)
+        return h.select(
+            "flow",
+            pl.col("delay_high_s").alias("delay_s"),
+            (pl.col("units").cum_sum().over("flow") / pl.col("units").sum().over("flow")).alias("fraction"),
+        )
+
+    @cached_property
     def trace(self) -> pl.DataFrame | None:
         """The per-cell/packet event trace (``measure.trace``; docs/trace.md), sorted by time:
-        ``time_s``, ``time_ps``, ``event`` (send, enqueue, drop, deliver), ``flow``, ``node``,
-        ``kind``, ``frame``, ``size_bytes``, ``reason`` (drops only). None when no trace was
-        recorded."""
+        ``time_s``, ``time_ps``, ``event`` (send, enqueue, dequeue, drop, deliver), ``flow``,
+        ``node``, ``kind``, ``uid`` (the unit), ``frame``, ``seq`` (TCP), ``size_bytes``, ``reason``
+        (drops only). None when no trace was recorded."""
         columns = self._data.get("trace_columns")
         if columns is None:
             return None
@@ -298,7 +362,8 @@ class Result:
 
     TABLES = (
         "acr", "queue", "received", "dropped", "utilization", "cwnd", "ssthresh", "seq", "rtt", "srtt", "retransmits",
-        "timeouts", "goodput", "mapr", "dpf", "data_queue", "red_avg", "gateway_queue", "sources", "connections", "ports", "links", "vcs",
+        "timeouts", "goodput", "mapr", "dpf", "data_queue", "red_avg", "gateway_queue", "delay", "sources", "connections",
+        "ports", "links", "vcs", "delay_histogram",
     )
 
     def table(self, name: str, backend: str = "polars"):
@@ -325,21 +390,30 @@ class Result:
         import html
 
         s = self._data
+        jain = "n/a" if s.get("fairness_index") is None else f"{s['fairness_index']:.4f}"
         head = (f"<p><b>{html.escape(str(s['scenario']))}</b>, seed {s['seed']}: {s['sim_time_s']:g} s simulated in "
-                f"{s.get('wall_s', 0):.2f} s, {s['events']:,} events; Jain fairness {s['fairness_index']:.4f}</p>")
-        ports = pl.DataFrame([{k: p[k] for k in ("name", "mean_queue_cells", "max_queue_cells", "drops")} for p in s["ports"]])
+                f"{s.get('wall_s', 0):.2f} s, {s['events']:,} events; Jain fairness {jain}</p>")
+        ports = pl.DataFrame([{"name": p["name"], "unit": p.get("unit", "cells"), "mean_queue": port_field(p, "mean_queue"),
+                               "max_queue": port_field(p, "max_queue"), "drops": p["drops"]} for p in s["ports"]])
         if not ports.is_empty():
-            ports = ports.sort("max_queue_cells", descending=True).head(6)
+            ports = ports.sort("max_queue", descending=True).head(6)
+        window = s.get("window_s")
+        span = f", window {window[0]:g}-{window[1]:g} s" if window else ""
         parts = [head]
-        for title, df in (("rates", self.rate_table()), ("busiest ports", ports)):
+        for title, df in ((f"rates{span}", self.rate_table()), (f"busiest ports{span} (drops: whole run)", ports)):
             if not df.is_empty():
                 parts.append(f"<p>{title}</p>" + df._repr_html_())
         return "".join(parts)
 
     def rate_table(self) -> pl.DataFrame:
-        """Each source's time-average ACR and delivered rate beside its max-min fair rate; for a
-        scenario of TCP connections only, each connection's goodput beside the most its max-min
-        share can carry."""
+        """Over the measurement window only (``window_s``; ``rate_table_title`` says which): each
+        source's time-average ACR and delivered rate beside its max-min fair rate, its cell loss
+        ratio in the window (``window_clr``) and the delay of what it delivered (mean, 99th
+        percentile, jitter; ms); for a scenario of TCP connections only, each connection's goodput
+        beside the most its max-min share can carry, and its delays. Whole-run counts (cells sent,
+        retransmissions) are in ``sources`` and ``connections``."""
+        delays = [pl.col(c).round(4) if c in self._row_fields() else pl.lit(None, pl.Float64).alias(c)
+                  for c in ("delay_mean_ms", "delay_p99_ms", "jitter_ms")]
         if self.sources.is_empty():
             if self.connections.is_empty():
                 return pl.DataFrame()
@@ -347,8 +421,7 @@ class Result:
                 "name",
                 pl.col("goodput_mbps").round(3),
                 pl.col("max_goodput_mbps").round(3),
-                "retransmits",
-                "timeouts",
+                *delays,
             )
         return self.sources.select(
             "name",
@@ -360,8 +433,22 @@ class Result:
             .otherwise(None)
             .round(4)
             .alias("acr_over_maxmin"),
-            pl.col("clr"),
+            # Results from before `window_clr` existed have only the whole run's.
+            pl.col("window_clr" if "window_clr" in self.sources.columns else "clr").alias("window_clr"),
+            *delays,
         )
+
+    def _row_fields(self) -> set[str]:
+        """The fields the rate table's rows carry (sources, or connections where there are none)."""
+        return set((self.sources if not self.sources.is_empty() else self.connections).columns)
+
+    def rate_table_title(self) -> str:
+        """What ``rate_table`` covers: the scenario, the seed and the measurement window."""
+        s = self._data
+        window = s.get("window_s")
+        span = f"the measurement window, {window[0]:g} to {window[1]:g} s" if window else "the measurement window"
+        what = "sources" if not self.sources.is_empty() else "TCP connections"
+        return f"{s['scenario']}, seed {s['seed']}: {what} over {span}"
 
     # --- files -----------------------------------------------------------------------------
 
@@ -399,21 +486,28 @@ class Result:
         # add to the write's peak.
         _core.release_freed_heap()
         for name in self.TABLES:
+            # Only tables with rows: an ABR run has no TCP series, no connections (`vcs` is
+            # always written: every run has flows).
             if self.streamed and name in SERIES_COLUMNS:
-                # Part by part, never the whole series in memory.
-                self.scan(name).sink_parquet(out / f"{name}.parquet", metadata=meta)
+                if self._data["series"].parts(name):
+                    # Part by part, never the whole series in memory.
+                    self.scan(name).sink_parquet(out / f"{name}.parquet", metadata=meta)
             else:
-                getattr(self, name).write_parquet(out / f"{name}.parquet", metadata=meta)
+                df = getattr(self, name)
+                if not df.is_empty() or name == "vcs":
+                    df.write_parquet(out / f"{name}.parquet", metadata=meta)
         if self.trace is not None:
             self.write_trace(out / "trace.parquet")
         (out / "summary.json").write_text(json.dumps(self.summary(), indent=2) + "\n")
         if self.resolved_json:
             (out / "scenario.json").write_text(json.dumps(json.loads(self.resolved_json), indent=2) + "\n")
-        (out / "rates.md").write_text(markdown_table(self.rate_table()) + "\n")
+        (out / "rates.md").write_text(f"# {self.rate_table_title()}\n\n{markdown_table(self.rate_table())}\n")
         if plots:
             from . import plots as _plots
+            from .plots_delay import write_delay_plots
 
             _plots.write_plots(self, out, formats, dpi)
+            write_delay_plots(self, out, formats, dpi)
             if self.resolved_json:
                 from ._networks import write_network
 
@@ -440,4 +534,5 @@ def markdown_table(df: pl.DataFrame) -> str:
         return str(df)
 
 
-__all__ = ["Result", "markdown_table", "check_out_dir", "RESULT_MARKER", "TRACE_COLUMNS", "trace_frame"]
+__all__ = ["Result", "markdown_table", "check_out_dir", "RESULT_MARKER", "TRACE_COLUMNS", "trace_frame", "port_field",
+           "delay_histogram_frame"]

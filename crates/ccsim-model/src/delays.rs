@@ -135,6 +135,21 @@ impl FlowDelay {
         (self.n > 1).then(|| self.jitter_ps as f64 / (self.n - 1) as f64 / PS_PER_SEC as f64)
     }
 
+    /// The exact sum of the delays (picoseconds) and the units recorded: what a sampler
+    /// differences for the mean delay of the units delivered between two samples.
+    pub fn totals(&self) -> (u128, u64) {
+        (self.sum_ps, self.n)
+    }
+
+    /// The histogram's non-empty buckets, in order: (low, high) picoseconds and the units whose
+    /// delay fell in [low, high). The empirical distribution a delay CDF plot draws.
+    pub fn buckets(&self) -> impl Iterator<Item = (u64, u64, u32)> + '_ {
+        self.hist.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(k, &c)| {
+            let (lo, hi) = LogHistogram::range(self.hist.base + k);
+            (lo, hi, c)
+        })
+    }
+
     /// Forgets every unit (the measurement window opens).
     pub fn reset(&mut self) {
         (self.sum_ps, self.jitter_ps, self.last_ps, self.n) = (0, 0, 0, 0);

@@ -94,6 +94,10 @@ pub struct Recordings {
     pub gateway_queue: Series,
     /// A RED port's average queue (packets) as its last arrival left it (keys index `World::ports`).
     pub red_avg: Series,
+    /// The mean end-to-end delay of the units each flow delivered since the previous sample,
+    /// seconds (`crate::delays::FlowDelay`; recorded with `received`; no point for an interval
+    /// in which the flow delivered nothing).
+    pub delay: Series,
 }
 
 /// Counter values captured when the measurement window opens.

@@ -1,5 +1,5 @@
-//! The per-item event trace (issue #16): every `send`, `enqueue`, `drop` and `deliver` of the
-//! traced flows' cells and packets, as columns.
+//! The per-item event trace (issue #16): every `send`, `enqueue`, `dequeue`, `drop` and
+//! `deliver` of the traced flows' cells and packets, as columns.
 //!
 //! The world records a row where its books count the item (`world/trace.rs` names the hooks);
 //! this type only holds the rows, filters them by flow and time, and keeps the memory limit.
@@ -29,15 +29,21 @@ pub enum TraceEvent {
     Send = 0,
     /// An output port accepted it into its buffer.
     Enqueue = 1,
+    /// It left the port's buffer: its transmission on the link ended (the buffer counts an item
+    /// until then) and its propagation began.
+    Dequeue = 2,
     /// It was refused or discarded, with a reason (the books' `dropped`).
-    Drop = 2,
+    Drop = 3,
     /// The end that counts it took it (the books' `delivered`).
-    Deliver = 3,
+    Deliver = 4,
 }
 
 impl TraceEvent {
-    pub const NAMES: [&'static str; 4] = ["send", "enqueue", "drop", "deliver"];
+    pub const NAMES: [&'static str; 5] = ["send", "enqueue", "dequeue", "drop", "deliver"];
 }
+
+/// The `seq` column of a row that has no TCP sequence number (null).
+pub const NO_SEQ: u64 = u64::MAX;
 
 /// Why a traced item was dropped: a port buffer's reasons (`DropReason`) and the others.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,11 +87,17 @@ impl TraceReason {
     }
 }
 
+/// The `uid` of an item of flow `vc`, kind `kind` and (unwrapped) frame number `frame`: the flow
+/// in the top 24 bits, the kind in the next 3, the frame in the low 37.
+pub fn uid(vc: u32, kind: u8, frame: u64) -> u64 {
+    (vc as u64) << 40 | (kind as u64 & 7) << 37 | (frame & ((1 << 37) - 1))
+}
+
 /// The names of the `kind` column's codes (`CellKind as u8`).
 pub const KIND_NAMES: [&str; 7] = ["rd_fwd", "data", "frm", "brm", "ack", "rd_bwd", "icmp"];
 
 /// Bytes a row takes in the columns (the memory limit's unit).
-pub const ROW_BYTES: u64 = 8 + 1 + 4 + 4 + 1 + 2 + 2 + 1;
+pub const ROW_BYTES: u64 = 8 + 1 + 4 + 4 + 1 + 8 + 2 + 1 + 8;
 
 /// Which rows to keep.
 #[derive(Clone, Debug)]
@@ -109,9 +121,16 @@ pub struct Trace {
     pub vc: Vec<u32>,
     pub place: Vec<u32>,
     pub kind: Vec<u8>,
-    pub frame: Vec<u16>,
+    /// The item's frame (packet) number within its flow and kind, counted without wrapping
+    /// (`unwrap_frame`).
+    pub frame: Vec<u64>,
     pub size: Vec<u16>,
     pub reason: Vec<u8>,
+    /// A TCP data item's segment sequence number (bytes), an ACK item's cumulative ACK; `NO_SEQ`
+    /// otherwise.
+    pub seq: Vec<u64>,
+    /// Per (VC, kind), the frame number last unwrapped (`unwrap_frame`).
+    last_frame: Vec<u64>,
     /// The earliest time of a row refused for the memory limit: the trace is complete before it.
     pub cut: Option<SimTime>,
     /// The rows are in time order (as recorded), and in `finish`'s order (after it).
@@ -131,6 +150,8 @@ impl Trace {
             frame: Vec::new(),
             size: Vec::new(),
             reason: Vec::new(),
+            seq: Vec::new(),
+            last_frame: Vec::new(),
             cut: None,
             sorted: true,
             canonical: true,
@@ -149,15 +170,30 @@ impl Trace {
         self.time_ps.is_empty()
     }
 
+    /// Row `i`'s unit: its flow, kind and frame number in one integer (`uid`), unique per unit
+    /// within the run: a cell of an ABR or background source, an RM cell, an ICMP message (each
+    /// numbered in its flow), an IP packet, or an AAL5 frame (whose cells share it, as a packet
+    /// and the cells an HG-RCP gateway carries it in do).
+    pub fn uid(&self, i: usize) -> u64 {
+        uid(self.vc[i], self.kind[i], self.frame[i])
+    }
+
     /// Whether the rows are sorted (`finish` ran after the last row).
     pub fn is_finished(&self) -> bool {
         self.canonical
     }
 
-    /// Records a row if its flow and time are traced and the limit allows.
-    pub fn record(&mut self, ev: TraceEvent, cell: &Cell, t: SimTime, place: u32, reason: TraceReason) {
+    /// Records a row if its flow and time are traced and the limit allows; `seq` is the TCP
+    /// sequence number the item carries (`NO_SEQ`: none).
+    pub fn record(&mut self, ev: TraceEvent, cell: &Cell, t: SimTime, place: u32, reason: TraceReason, seq: u64) {
         let s = &self.spec;
-        if t < s.from || t >= s.to || (!s.flows.is_empty() && !s.flows[cell.vc.index()]) {
+        if !s.flows.is_empty() && !s.flows[cell.vc.index()] {
+            return;
+        }
+        // Every row of a traced flow moves its frame counter on, inside the time span or not.
+        let frame = self.unwrap_frame(cell);
+        let s = &self.spec;
+        if t < s.from || t >= s.to {
             return;
         }
         if self.cut.is_some() || self.time_ps.len() as u64 >= s.max_rows {
@@ -174,9 +210,27 @@ impl Trace {
         self.vc.push(cell.vc.0);
         self.place.push(place);
         self.kind.push(cell.kind as u8);
-        self.frame.push(cell.frame);
+        self.frame.push(frame);
         self.size.push(cell.size);
         self.reason.push(reason.code());
+        self.seq.push(seq);
+    }
+
+    /// The item's frame number without wrapping. Cells carry 16 bits of it (only frames in
+    /// flight at once must differ); per flow and kind the trace takes the number nearest to the
+    /// one it last saw (its rows come nearly in order: a flow's frames in flight, and the rows a
+    /// lazy end or the windowed engine records late, span far fewer than 2^15 frames).
+    fn unwrap_frame(&mut self, cell: &Cell) -> u64 {
+        const KINDS: usize = 8;
+        let slot = cell.vc.index() * KINDS + cell.kind as usize;
+        if slot >= self.last_frame.len() {
+            self.last_frame.resize((slot / KINDS + 1) * KINDS, 0);
+        }
+        let last = self.last_frame[slot];
+        let step = cell.frame.wrapping_sub(last as u16) as i16 as i64;
+        let frame = (last as i64 + step).max(0) as u64;
+        self.last_frame[slot] = frame;
+        frame
     }
 
     /// Room for more rows: doubling, but never past `max_rows`, so the columns never hold more
@@ -193,9 +247,10 @@ impl Trace {
         self.frame.reserve_exact(more);
         self.size.reserve_exact(more);
         self.reason.reserve_exact(more);
+        self.seq.reserve_exact(more);
     }
 
-    /// Sorts the rows by (time, flow, event, place, kind, reason, frame, size) and, if the trace
+    /// Sorts the rows by (time, flow, event, place, kind, reason, frame, size, seq) and, if the trace
     /// was cut, keeps only the rows before the cut. Idempotent.
     pub fn finish(&mut self) {
         if self.canonical {
@@ -208,18 +263,18 @@ impl Trace {
                 self.permute(&keep);
             }
         }
-        // The order: (time, flow, event, place, kind) packed into one u128, then (frame, size,
-        // reason); rows equal in all of them are equal. Sorting packed keys in one array is several
-        // times faster than comparing columns through an index.
+        // The order: (time, flow, event, place, kind, reason) packed into one u128, then (frame,
+        // size, seq); rows equal in all of them are equal. Sorting packed keys in one array is
+        // several times faster than comparing columns through an index.
         let packed = |i: usize| -> u128 {
             (self.time_ps[i] as u128) << 64
                 | (self.vc[i] as u128 & 0xff_ffff) << 40
-                | (self.event[i] as u128 & 3) << 38
-                | (self.place[i] as u128 & 0x7ff_ffff) << 11
-                | (self.kind[i] as u128 & 7) << 8
-                | self.reason[i] as u128
+                | (self.event[i] as u128 & 7) << 37
+                | (self.place[i] as u128 & 0x7ff_ffff) << 10
+                | (self.kind[i] as u128 & 7) << 7
+                | (self.reason[i] as u128 & 0x7f)
         };
-        let rest = |i: usize| (self.frame[i], self.size[i]);
+        let rest = |i: usize| (self.frame[i], self.size[i], self.seq[i]);
         let mut keys: Vec<(u128, u32)> = (0..self.len()).map(|i| (packed(i), i as u32)).collect();
         let in_order = keys.windows(2).all(|w| (w[0].0, rest(w[0].1 as usize)) <= (w[1].0, rest(w[1].1 as usize)));
         if !in_order {
@@ -244,6 +299,7 @@ impl Trace {
         take(&mut self.frame, order);
         take(&mut self.size, order);
         take(&mut self.reason, order);
+        take(&mut self.seq, order);
     }
 }
 
@@ -267,8 +323,8 @@ mod tests {
         let mut t = Trace::new(spec(100));
         let (a, b) = (Cell::data(VcId(0)), Cell::data(VcId(1)));
         for ps in [5, 10, 50, 99, 100] {
-            t.record(TraceEvent::Send, &a, SimTime::from_ps(ps), 0, TraceReason::None);
-            t.record(TraceEvent::Send, &b, SimTime::from_ps(ps), 0, TraceReason::None);
+            t.record(TraceEvent::Send, &a, SimTime::from_ps(ps), 0, TraceReason::None, NO_SEQ);
+            t.record(TraceEvent::Send, &b, SimTime::from_ps(ps), 0, TraceReason::None, NO_SEQ);
         }
         assert_eq!(t.time_ps, vec![10, 50, 99]);
         assert!(t.vc.iter().all(|&v| v == 0));
@@ -281,17 +337,40 @@ mod tests {
         let mut t = Trace::new(spec(3));
         let a = Cell::data(VcId(0));
         for ps in [50, 20, 60, 40, 30] {
-            t.record(TraceEvent::Deliver, &a, SimTime::from_ps(ps), 0, TraceReason::None);
+            t.record(TraceEvent::Deliver, &a, SimTime::from_ps(ps), 0, TraceReason::None, NO_SEQ);
         }
         assert_eq!(t.cut, Some(SimTime::from_ps(30)));
         t.finish();
         assert_eq!(t.time_ps, vec![20]);
         let mut t = Trace::new(spec(10));
         for ps in [50, 20, 60, 40, 30] {
-            t.record(TraceEvent::Drop, &a, SimTime::from_ps(ps), 3, TraceReason::Port(DropReason::Overflow));
+            t.record(TraceEvent::Drop, &a, SimTime::from_ps(ps), 3, TraceReason::Port(DropReason::Overflow), NO_SEQ);
         }
         t.finish();
         assert_eq!(t.time_ps, vec![20, 30, 40, 50, 60]);
         assert!(t.reason.iter().all(|&r| TraceReason::NAMES[r as usize] == "overflow"));
+    }
+
+    /// Frame numbers count on past the 16 bits a cell carries: 70,000 frames of one flow, their
+    /// numbers wrapping twice in the cells, come out as 0..70,000; a row recorded a little late
+    /// (an older frame after a newer one) keeps its own number.
+    #[test]
+    fn frame_numbers_do_not_wrap() {
+        let mut t = Trace::new(TraceSpec { flows: vec![], from: SimTime::ZERO, to: SimTime::MAX, max_rows: 1 << 20 });
+        let mut c = Cell::data(VcId(0));
+        for n in 0..70_000u64 {
+            c.frame = n as u16;
+            t.record(TraceEvent::Send, &c, SimTime::from_ps(n), 0, TraceReason::None, NO_SEQ);
+        }
+        assert!(t.frame.iter().enumerate().all(|(i, &f)| f == i as u64));
+        c.frame = 69_990u64 as u16;
+        t.record(TraceEvent::Deliver, &c, SimTime::from_ps(80_000), 0, TraceReason::None, NO_SEQ);
+        assert_eq!(*t.frame.last().unwrap(), 69_990);
+        // Another kind of the same flow has its own numbers.
+        let mut ack = Cell::data(VcId(0));
+        ack.kind = crate::cell::CellKind::BwdData;
+        ack.frame = 3;
+        t.record(TraceEvent::Send, &ack, SimTime::from_ps(80_001), 0, TraceReason::None, NO_SEQ);
+        assert_eq!(*t.frame.last().unwrap(), 3);
     }
 }

@@ -113,7 +113,9 @@ fn resolve(
     seed: Option<u64>,
     tcp: Option<String>,
 ) -> PyResult<String> {
-    Ok(load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::InMemory)?.resolved_json().to_string())
+    // Without the series-size check: `ccsim validate` accepts what `ccsim run` runs, and `run`
+    // records series only with `--out`, streaming them to files when they are large.
+    Ok(load(py, text, format, overrides, scheme, seed, tcp, SeriesUse::Discarded)?.resolved_json().to_string())
 }
 
 /// The network a scenario builds, without running it (`ccsim show`): nodes, ports (from, to,
@@ -288,6 +290,7 @@ impl Simulation {
         if let Some(t) = world.trace() {
             data.set_item("trace_columns", trace_columns(py, world, t)?)?;
         }
+        data.set_item("delay_histogram_columns", delay_histogram_columns(py, world)?)?;
         Ok(data)
     }
 }
@@ -342,9 +345,24 @@ fn series_dict<'py>(py: Python<'py>, rec: &ccsim_model::Recordings, names: &resu
     Ok(series)
 }
 
+/// Every flow's delay histogram over the window (`results::DelayHistograms`) as binary
+/// little-endian columns (`flow` u32 codes into `flow_names`, `low_s` and `high_s` f64, `count`
+/// u64).
+fn delay_histogram_columns<'py>(py: Python<'py>, world: &ccsim_model::World) -> PyResult<Bound<'py, PyDict>> {
+    let h = results::DelayHistograms::of(world);
+    let d = PyDict::new(py);
+    d.set_item("flow", PyBytes::new(py, &h.flow.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))?;
+    d.set_item("low_s", f64_bytes(py, &h.low_s))?;
+    d.set_item("high_s", f64_bytes(py, &h.high_s))?;
+    d.set_item("count", PyBytes::new(py, &h.count.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))?;
+    d.set_item("flow_names", world.vcs.iter().map(|v| v.name.clone()).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
 /// The event trace as binary little-endian columns (`time_ps` u64, `event` u8, `flow` u32,
-/// `node` u32, `kind` u8, `frame` u16, `size_bytes` u16, `reason` u8) and the names the coded
-/// ones index (`<column>_names`), which `ccsim.result` turns into a polars DataFrame.
+/// `node` u32, `kind` u8, `frame` u64, `size_bytes` u16, `reason` u8, `seq` u64 (`u64::MAX`:
+/// none), `uid` u64) and the names the coded ones index (`<column>_names`), which `ccsim.result`
+/// turns into a polars DataFrame.
 fn trace_columns<'py>(py: Python<'py>, world: &ccsim_model::World, t: &ccsim_model::trace::Trace) -> PyResult<Bound<'py, PyDict>> {
     fn le<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
         xs.iter().flat_map(|&x| f(x)).collect()
@@ -356,7 +374,9 @@ fn trace_columns<'py>(py: Python<'py>, world: &ccsim_model::World, t: &ccsim_mod
     d.set_item("flow", PyBytes::new(py, &le(&t.vc, u32::to_le_bytes)))?;
     d.set_item("node", PyBytes::new(py, &le(&t.place, u32::to_le_bytes)))?;
     d.set_item("kind", PyBytes::new(py, &t.kind))?;
-    d.set_item("frame", PyBytes::new(py, &le(&t.frame, u16::to_le_bytes)))?;
+    d.set_item("frame", PyBytes::new(py, &le(&t.frame, u64::to_le_bytes)))?;
+    d.set_item("seq", PyBytes::new(py, &le(&t.seq, u64::to_le_bytes)))?;
+    d.set_item("uid", PyBytes::new(py, &le(&(0..t.len()).map(|i| t.uid(i)).collect::<Vec<u64>>(), u64::to_le_bytes)))?;
     d.set_item("size_bytes", PyBytes::new(py, &le(&t.size, u16::to_le_bytes)))?;
     d.set_item("reason", PyBytes::new(py, &t.reason))?;
     d.set_item("event_names", names.events)?;

@@ -92,9 +92,10 @@ pub struct Run {
 }
 
 impl Run {
-    pub fn new(scenario: Scenario) -> Run {
+    pub fn new(mut scenario: Scenario) -> Run {
         let resolved = serde_json::to_string(&scenario).expect("scenarios serialise");
         let world = build(&scenario);
+        scenario.notices.extend(never_started(&world, SimTime::ZERO + scenario.run.duration.0));
         Run { scenario, resolved, world, released: false }
     }
 
@@ -267,4 +268,23 @@ impl Run {
         let name = &self.scenario.name;
         results::result_json(&self.world, report, true, name, self.scenario.run.seed, &self.scenario_hash(), detail)
     }
+}
+
+/// The notice for flows that start at or after the end of the run (`end`), one line for all of
+/// them: they send nothing, and their rows read zeros that are not measurements.
+fn never_started(world: &World, end: SimTime) -> Option<String> {
+    let late: Vec<(&str, SimTime)> =
+        world.vcs.iter().filter(|v| v.start_time() >= end).map(|v| (v.name.as_str(), v.start_time())).collect();
+    let ((first, at), rest) = late.split_first()?;
+    let named = |(n, t): &(&str, SimTime)| format!("{n} (at {t})");
+    let mut names = std::iter::once(named(&(first, *at))).chain(rest.iter().take(4).map(named)).collect::<Vec<_>>().join(", ");
+    if late.len() > 5 {
+        names.push_str(&format!(" and {} more", late.len() - 5));
+    }
+    let (what, verb) = if late.len() == 1 { ("flow", "starts") } else { ("flows", "start") };
+    Some(format!(
+        "{} {what} {names} {verb} at or after the end of the run ({end}): nothing is sent, and the result's rows for \
+         them are zeros, not measurements; lengthen run.duration or start them earlier",
+        late.len()
+    ))
 }

@@ -71,6 +71,7 @@ pub fn recorded_columns<'a>(r: &'a Recordings, names: &'a Names) -> Vec<SeriesCo
         by_port("dpf", "port", "dpf", &r.dpf),
         by_port("data_queue", "port", "data_queue_packets", &r.data_queue),
         by_port("red_avg", "port", "red_avg", &r.red_avg),
+        by_vc("delay", "flow", "delay_s", &r.delay),
         SeriesColumns { name: "gateway_queue", key_field: "gateway", value_field: "queue_cells", names: &names.gateways, series: &r.gateway_queue },
     ]
 }
@@ -78,6 +79,15 @@ pub fn recorded_columns<'a>(r: &'a Recordings, names: &'a Names) -> Vec<SeriesCo
 /// Rows held in `r`, every series together.
 pub fn recorded_rows(r: &Recordings) -> usize {
     recorded_columns(r, &Names::default()).iter().map(|c| c.series.len()).sum()
+}
+
+/// The unit a port counts its queue in, as its fields name it.
+fn unit(packets: bool) -> &'static str {
+    if packets {
+        "packets"
+    } else {
+        "cells"
+    }
 }
 
 /// Seconds as milliseconds, or JSON null.
@@ -299,24 +309,28 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
         .iter()
         .filter(|p| p.at_switch)
         .map(|p| {
-            json!({
-                "name": p.name,
-                "link": p.link,
-                "unit": if p.packets { "packets" } else { "cells" },
-                "mean_queue_cells": p.mean_queue,
-                "max_queue_cells": p.max_queue,
-                "max_queue_cells_run": p.max_queue_run,
-                // Cells stored at once (the buffer memory the port needed in the window).
-                "buffer_max_cells": p.max_queue,
-                "drops": p.drops,
-                "early_drops": p.early_drops,
-            })
+            // Queue lengths and buffer sizes in the port's unit, which their names carry: cells at
+            // ATM ports, packets at IP ports (`mean_queue_packets`, ...).
+            let u = unit(p.packets);
+            let mut m = Map::new();
+            m.insert("name".into(), json!(p.name));
+            m.insert("link".into(), json!(p.link));
+            m.insert("unit".into(), json!(u));
+            m.insert(format!("mean_queue_{u}"), json!(p.mean_queue));
+            m.insert(format!("max_queue_{u}"), json!(p.max_queue));
+            m.insert(format!("max_queue_{u}_run"), json!(p.max_queue_run));
+            // Items stored at once (the buffer memory the port needed in the window).
+            m.insert(format!("buffer_max_{u}"), json!(p.max_queue));
+            m.insert("drops".into(), json!(p.drops));
+            m.insert("early_drops".into(), json!(p.early_drops));
+            Value::Object(m)
         })
         .zip(world.ports.iter().zip(&r.ports).filter(|(p, _)| p.at_switch))
         .map(|(mut v, (port, rep))| {
             // The buffer's size, in the port's unit (what a queue plot draws its limit at).
+            let u = unit(port.packets);
             let m = v.as_object_mut().expect("an object");
-            m.insert("buffer_cells".into(), json!(port.buffer.capacity()));
+            m.insert(format!("buffer_{u}"), json!(port.buffer.capacity()));
             // The levels where its buffer policy or RED starts dropping, in the port's unit.
             let mut thresholds: Map<String, Value> =
                 port.buffer.policy().thresholds().into_iter().map(|(name, level)| (name.to_string(), json!(level))).collect();
@@ -329,10 +343,10 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
             }
             // FICCRD's per-queue state at the end of the run (only where there is some), and its
             // queue over the window told apart: data packets and RD packets (they add up to
-            // `mean_queue_cells`).
+            // `mean_queue_packets`).
             if let Some(c) = port.control.as_ref().and_then(|c| c.ficcrd()) {
                 let m = v.as_object_mut().expect("an object");
-                let (mean, rd) = (m["mean_queue_cells"].as_f64().unwrap_or(0.0), rep.mean_rd_queue.unwrap_or(0.0));
+                let (mean, rd) = (rep.mean_queue, rep.mean_rd_queue.unwrap_or(0.0));
                 m.insert("mean_data_queue_packets".into(), json!((mean - rd).max(0.0)));
                 m.insert("mean_rd_queue_packets".into(), json!(rd));
                 m.insert("control_queue".into(), json!(match c.params.queue {
@@ -424,15 +438,19 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
         "fingerprint": world.fingerprint().hex(),
         "scenario_hash": scenario_hash,
         "window_s": [r.window.0.as_secs_f64(), r.window.1.as_secs_f64()],
-        // Over the ABR sources, or over TCP goodputs where every ABR VC is a gateway's connection.
+        // Over the ABR sources, or over TCP goodputs where every ABR VC is a gateway's connection;
+        // null where there is nothing to compare (no source with a max-min rate, no connection).
         "fairness_index": if r.vcs.iter().all(|v| v.tcp.is_some() || v.background || v.trunk) && connections_n > 0 {
             r.tcp_fairness_index
         } else {
             r.fairness_index
         },
+        // The connections' numbers are null in a run without TCP connections (not 1 and 0: there is
+        // nothing to be fair or efficient about), and the efficiency also where no connection has a
+        // max-min share at the end of the window.
         "connections_fairness_index": r.tcp_fairness_index,
-        "goodput_mbps_total": goodput_total / 1e6,
-        "efficiency": if goodput_max > 0.0 { goodput_total / goodput_max } else { 0.0 },
+        "goodput_mbps_total": (connections_n > 0).then(|| goodput_total / 1e6),
+        "efficiency": (goodput_max > 0.0).then(|| goodput_total / goodput_max),
         "gfr_guarantee_met": gfr_met,
         "conservation_ok": conservation_ok,
         "buffer_memory_cells": buffer_memory,
@@ -516,5 +534,32 @@ impl TraceNames {
             kinds: strings(&KIND_NAMES),
             reasons: strings(&TraceReason::NAMES),
         }
+    }
+}
+
+/// Every flow's delay histogram over the measurement window as columns (one row per non-empty
+/// bucket, flows in `World::vcs` order, buckets in order): the flow's index, the bucket's bounds
+/// in seconds, and its units. What `Result.delay_histogram` and the delay CDF plot read.
+#[derive(Default)]
+pub struct DelayHistograms {
+    pub flow: Vec<u32>,
+    pub low_s: Vec<f64>,
+    pub high_s: Vec<f64>,
+    pub count: Vec<u64>,
+}
+
+impl DelayHistograms {
+    pub fn of(world: &World) -> DelayHistograms {
+        let mut h = DelayHistograms::default();
+        let s = |ps: u64| ps as f64 / ccsim_engine::PS_PER_SEC as f64;
+        for v in 0..world.vcs.len() {
+            for (lo, hi, n) in world.delay_buckets(v) {
+                h.flow.push(v as u32);
+                h.low_s.push(s(lo));
+                h.high_s.push(s(hi));
+                h.count.push(n as u64);
+            }
+        }
+        h
     }
 }

@@ -196,3 +196,59 @@ fn too_few_units_give_nulls() {
     assert!((f(&one["delay_mean_ms"]) - want).abs() <= want * 1e-9, "{} vs {want}", one["delay_mean_ms"]);
     assert!((f(&one["delay_p99_ms"]) - want).abs() <= want * P99_BOUND);
 }
+
+/// Issue 39's delay series and histogram. On GFC1 (queues that grow and drain): per source, the
+/// series' points (the mean delay of the cells delivered in each sampling interval) weighted by
+/// the cells delivered in their intervals (the `received` series' steps) give, over the window,
+/// the exact `delay_mean_ms`; an interval that delivered nothing has no point; across the
+/// window's opening nothing is lost. The histogram holds exactly the window's cells, and its
+/// buckets bound the mean.
+#[test]
+fn the_delay_series_and_histogram_add_up_to_the_windows_mean() {
+    let adj = ccsim_scenario::Adjustments {
+        overrides: vec![("run.duration".into(), json!("60ms")), ("run.measure_from".into(), json!("30ms"))],
+        ..Default::default()
+    };
+    let mut r = ccsim_scenario::Run::from_text(&common::preset("abr-benchmarks/gfc1"), ccsim_scenario::Format::Toml, &adj).unwrap();
+    r.run_to_end();
+    let v = r.finish().unwrap();
+    let h = ccsim_scenario::results::DelayHistograms::of(r.world());
+    let window_start = v["window_s"][0].as_f64().unwrap();
+    let mut checked = 0;
+    for (k, s) in v["sources"].as_array().unwrap().iter().enumerate() {
+        let name = s["name"].as_str().unwrap();
+        let delay = common::series(&v, "delay", "flow", name, "delay_s");
+        let received = common::series(&v, "received", "source", name, "cells");
+        // Cells delivered in the interval ending at each sample.
+        let steps: Vec<(f64, f64)> = received.windows(2).map(|w| (w[1].0, w[1].1 - w[0].1)).collect();
+        let (mut sum, mut n, mut all) = (0.0, 0.0, 0.0);
+        for &(t, cells) in &steps {
+            let point = delay.iter().find(|p| (p.0 - t).abs() < 1e-12);
+            assert_eq!(point.is_some(), cells > 0.0, "{name} at {t}: a point exactly where cells were delivered");
+            if let Some(&(_, d)) = point {
+                all += cells;
+                if t > window_start + 1e-12 {
+                    sum += d * cells;
+                    n += cells;
+                }
+            }
+        }
+        let delivered = s["cells_received"].as_f64().unwrap() - received[0].1;
+        assert_eq!(all, delivered, "{name}: every delivered cell is in one point");
+        let in_hist: u64 = (0..h.flow.len()).filter(|&i| h.flow[i] as usize == k).map(|i| h.count[i]).sum();
+        assert_eq!(in_hist as f64, n, "{name}: the histogram holds the window's cells");
+        if n == 0.0 {
+            assert!(s["delay_mean_ms"].is_null());
+            continue;
+        }
+        let mean_ms = f(&s["delay_mean_ms"]);
+        assert!((sum / n * 1e3 - mean_ms).abs() <= mean_ms * 1e-9, "{name}: series {} ms vs mean {mean_ms} ms", sum / n * 1e3);
+        let (lo, hi): (f64, f64) = (0..h.flow.len())
+            .filter(|&i| h.flow[i] as usize == k)
+            .map(|i| (h.low_s[i] * h.count[i] as f64, h.high_s[i] * h.count[i] as f64))
+            .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+        assert!(lo / n * 1e3 <= mean_ms * (1.0 + 1e-9) && mean_ms <= hi / n * 1e3 * (1.0 + 1e-9), "{name}: buckets bound the mean");
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} sources delivered in the window");
+}

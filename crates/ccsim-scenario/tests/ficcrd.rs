@@ -39,8 +39,8 @@ fn numbers(v: &Value, late_drops: u64) -> Numbers {
         total: f(&v["goodput_mbps_total"]),
         jain: f(&v["fairness_index"]),
         s0: f(&v["connections"][0]["goodput_mbps"]),
-        mean_q: f(&b["mean_queue_cells"]),
-        max_q: b["max_queue_cells"].as_u64().unwrap(),
+        mean_q: f(&b["mean_queue_packets"]),
+        max_q: b["max_queue_packets"].as_u64().unwrap(),
         drops: b["drops"].as_u64().unwrap(),
         late_drops,
     }
@@ -135,7 +135,7 @@ fn with_the_packets_reading_both_edges_drop_nothing_and_share_fairly_on_every_se
         for seed in 1..=5u64 {
             let v = run_with(name, seed, extra);
             let (b, jain) = (port(&v, BOTTLENECK), f(&v["fairness_index"]));
-            let mean_q = f(&b["mean_queue_cells"]);
+            let mean_q = f(&b["mean_queue_packets"]);
             let (data, rd) = (f(&b["mean_data_queue_packets"]), f(&b["mean_rd_queue_packets"]));
             eprintln!("{name} {extra:?} seed {seed}: Jain {jain:.4}, drops {}, mean queue {mean_q:.1} = data {data:.1} + RD {rd:.1}", b["drops"]);
             assert_eq!(b["control_queue"], "packets");
@@ -177,19 +177,19 @@ fn with_the_data_reading_the_data_queue_sits_at_q0_unless_rds_fill_the_rest_of_t
         let v = run_with("ficcrd/ficcrd", 1, &[("router[0].edge.n_rd", serde_json::json!(n_rd))]);
         let b = port(&v, BOTTLENECK);
         let (data, rd) = (f(&b["mean_data_queue_packets"]), f(&b["mean_rd_queue_packets"]));
-        eprintln!("n_rd {n_rd}: data {data:.1}, RD {rd:.1}, max {}, drops {}", b["max_queue_cells"], b["drops"]);
+        eprintln!("n_rd {n_rd}: data {data:.1}, RD {rd:.1}, max {}, drops {}", b["max_queue_packets"], b["drops"]);
         assert_eq!(b["control_queue"], "data");
         assert!((data - 100.0).abs() <= 10.0, "n_rd {n_rd}: data queue {data}");
         assert!(rd < data / 2.0, "n_rd {n_rd}: RD queue {rd}");
-        assert!(b["max_queue_cells"].as_u64().unwrap() < 200, "n_rd {n_rd}: the buffer filled in the window");
+        assert!(b["max_queue_packets"].as_u64().unwrap() < 200, "n_rd {n_rd}: the buffer filled in the window");
         let sampled: Vec<f64> = series(&v, "data_queue", "port", BOTTLENECK, "data_queue_packets").into_iter().filter(|(t, _)| *t >= 50.0).map(|x| x.1).collect();
         let mean = sampled.iter().sum::<f64>() / sampled.len() as f64;
         assert!((mean - data).abs() < 0.02 * data, "n_rd {n_rd}: sampled {mean} against {data}");
     }
     let v = run_with("ficcrd/ficcrd", 1, &[]);
     let b = port(&v, BOTTLENECK);
-    eprintln!("n_rd 1: data {}, RD {}, max {}, drops {}", b["mean_data_queue_packets"], b["mean_rd_queue_packets"], b["max_queue_cells"], b["drops"]);
-    assert_eq!(b["max_queue_cells"], 200, "one RD per data packet: the buffer fills");
+    eprintln!("n_rd 1: data {}, RD {}, max {}, drops {}", b["mean_data_queue_packets"], b["mean_rd_queue_packets"], b["max_queue_packets"], b["drops"]);
+    assert_eq!(b["max_queue_packets"], 200, "one RD per data packet: the buffer fills");
     assert!(f(&b["mean_data_queue_packets"]) < 90.0);
 }
 

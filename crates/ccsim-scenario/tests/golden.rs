@@ -60,13 +60,16 @@ fn render(name: &str, v: &Value) -> String {
         .unwrap();
     }
     for p in v["ports"].as_array().unwrap() {
-        if p["drops"].as_u64().unwrap() > 0 || p["max_queue_cells_run"].as_u64().unwrap() > 2 {
+        // Queue fields carry the port's unit (`mean_queue_packets` at IP ports).
+        let u = p["unit"].as_str().unwrap();
+        let (mean, max_run) = (&p[format!("mean_queue_{u}").as_str()], &p[format!("max_queue_{u}_run").as_str()]);
+        if p["drops"].as_u64().unwrap() > 0 || max_run.as_u64().unwrap() > 2 {
             writeln!(
                 out,
                 "port {:<12} mean_queue {:>10.4} max_queue {:>5} drops {}",
                 p["name"].as_str().unwrap(),
-                f(&p["mean_queue_cells"]),
-                p["max_queue_cells_run"].as_u64().unwrap(),
+                f(mean),
+                max_run.as_u64().unwrap(),
                 p["drops"].as_u64().unwrap()
             )
             .unwrap();

@@ -81,7 +81,7 @@ fn a_drop_tail_router_never_holds_more_than_its_buffer() {
     let v = one_flow_with("400000B", "20packets", json!({"type": "drop_tail"}), "100Mbps");
     let p = port(&v, "R1->R2");
     assert_eq!(p["unit"], "packets");
-    assert_eq!(p["max_queue_cells_run"], 20);
+    assert_eq!(p["max_queue_packets_run"], 20);
     assert!(p["drops"].as_u64().unwrap() > 0);
     assert_eq!(p["early_drops"], 0);
     let total = v["connections"][0]["retransmits"].as_u64().unwrap();
@@ -123,11 +123,11 @@ fn red_holds_the_queue_between_its_thresholds_where_drop_tail_fills_the_buffer()
     let red = run_json(scenario(json!({"type": "red", "min_th": 10, "max_th": 30, "w_q": 0.002, "max_p": 0.1})));
     let tail = run_json(scenario(json!({"type": "drop_tail"})));
     let (pr, pt) = (port(&red, "R1->R2"), port(&tail, "R1->R2"));
-    let mean_red = f(&pr["mean_queue_cells"]);
+    let mean_red = f(&pr["mean_queue_packets"]);
     assert!(pr["early_drops"].as_u64().unwrap() > 0);
     assert!((5.0..=35.0).contains(&mean_red), "RED mean queue {mean_red}");
-    assert!(f(&pt["mean_queue_cells"]) > mean_red + 20.0, "drop-tail {} vs RED {mean_red}", pt["mean_queue_cells"]);
-    assert_eq!(pt["max_queue_cells_run"], 100);
+    assert!(f(&pt["mean_queue_packets"]) > mean_red + 20.0, "drop-tail {} vs RED {mean_red}", pt["mean_queue_packets"]);
+    assert_eq!(pt["max_queue_packets_run"], 100);
     // Both keep the link mostly busy (with four flows RED gives up ~12 % for its short queue).
     for v in [&red, &tail] {
         assert!(f(&v["goodput_mbps_total"]) > 0.8 * RATE * MSS / (MSS + 40.0) / 1e6, "{}", v["goodput_mbps_total"]);
@@ -143,7 +143,7 @@ fn red_holds_the_queue_between_its_thresholds_where_drop_tail_fills_the_buffer()
 fn ficcrd_drop_tail_baseline_fills_the_bottleneck_and_shares_it_unfairly() {
     let v = run(&preset("ficcrd/droptail"), &[]);
     let b = port(&v, "R11->R12");
-    assert_eq!(b["max_queue_cells"], 200);
+    assert_eq!(b["max_queue_packets"], 200);
     assert!(b["drops"].as_u64().unwrap() > 0);
     // 4096 payload bytes per 4136-byte packet at 10 Mb/s cross the bottleneck; in-order
     // delivery over the 150 s window may also release what receivers held out of order when it

@@ -21,9 +21,9 @@ fn run(text: &str, format: Format, overrides: &[(&str, Value)], windowed: Option
     r
 }
 
-/// The rows in `Trace::finish`'s key order: time, flow, event, place, kind, reason, frame, size.
-fn rows(t: &Trace) -> Vec<(u64, u32, u8, u32, u8, u8, u16, u16)> {
-    (0..t.len()).map(|i| (t.time_ps[i], t.vc[i], t.event[i], t.place[i], t.kind[i], t.reason[i], t.frame[i], t.size[i])).collect()
+/// The rows in `Trace::finish`'s key order: time, flow, event, place, kind, reason, frame, size, seq.
+fn rows(t: &Trace) -> Vec<(u64, u32, u8, u32, u8, u8, u64, u16, u64)> {
+    (0..t.len()).map(|i| (t.time_ps[i], t.vc[i], t.event[i], t.place[i], t.kind[i], t.reason[i], t.frame[i], t.size[i], t.seq[i])).collect()
 }
 
 fn count(t: &Trace, vc: usize, ev: TraceEvent, forward: bool) -> u64 {
@@ -223,4 +223,101 @@ fn a_trace_changes_nothing_else() {
     }
     assert_eq!(a, b);
     assert!(!off.resolved_json().contains("trace"));
+}
+
+/// Issue 39: every unit can be followed through the network by its `uid`. Over ABR sources
+/// (GFC1, cells of their own), TCP over IP routers (FICCRD's baseline, packets) and TCP over UBR
+/// with EPD (AAL5 frames, whose cells share their frame's uid), at every port each unit's
+/// enqueues and dequeues pair up in order, a dequeue at least one transmission after its enqueue,
+/// and the units still queued at the end are the ones without one; the items a flow sends get
+/// distinct uids (a frame's cells one); TCP data and ACK rows carry sequence numbers that stay
+/// with their uid.
+#[test]
+fn units_are_followed_by_uid_from_enqueue_to_dequeue_with_their_tcp_sequence_numbers() {
+    use std::collections::HashMap;
+    let cases = [("abr-benchmarks/gfc1", "20ms", false), ("ficcrd/droptail", "3s", true), ("gfr/n-source-15-epd", "100ms", true)];
+    for (name, duration, tcp) in cases {
+        let o = [("run.duration", json!(duration)), ("run.measure_from", json!("0s")), ("measure.trace.enabled", json!(true))];
+        let r = run(&preset(name), Format::Toml, &o, None);
+        let t = r.trace().unwrap();
+        let w = r.world();
+        let end = w.now().as_ps();
+        // Per (place, uid): the times of its enqueues and dequeues, in order.
+        let mut at: HashMap<(u32, u64, u8), (Vec<u64>, Vec<u64>)> = HashMap::new();
+        let mut sends: HashMap<u64, usize> = HashMap::new();
+        let mut seq_of: HashMap<u64, u64> = HashMap::new();
+        for i in 0..t.len() {
+            let key = (t.place[i], t.uid(i), t.kind[i]);
+            match t.event[i] {
+                e if e == TraceEvent::Enqueue as u8 => at.entry(key).or_default().0.push(t.time_ps[i]),
+                e if e == TraceEvent::Dequeue as u8 => at.entry(key).or_default().1.push(t.time_ps[i]),
+                e if e == TraceEvent::Send as u8 => *sends.entry(t.uid(i)).or_default() += 1,
+                _ => {}
+            }
+            if t.seq[i] != ccsim_model::trace::NO_SEQ {
+                assert!(tcp, "{name}: a sequence number on a cell source's item");
+                let s = *seq_of.entry(t.uid(i)).or_insert(t.seq[i]);
+                assert_eq!(s, t.seq[i], "{name}: one unit, one sequence number");
+            }
+        }
+        let mut still_queued = 0usize;
+        for ((place, uid, _), (enq, deq)) in &at {
+            let port = &w.ports[*place as usize];
+            assert!(deq.len() <= enq.len(), "{name}: uid {uid:#x} dequeued more than enqueued at {}", port.name);
+            for (e, d) in enq.iter().zip(deq) {
+                // A cell's transmission, to the picosecond the transmitter's clock rounds it.
+                let cell_ps = (port.cell_time().as_ps() - 1) * if port.packets { 0 } else { 1 };
+                assert!(d >= &(e + cell_ps) && *d <= end, "{name}: uid {uid:#x} at {}: enqueued {e}, dequeued {d}", port.name);
+            }
+            still_queued += enq.len() - deq.len();
+        }
+        // The units without a dequeue are still in a buffer (or in transmission) at the end.
+        let queued: usize = w.ports.iter().map(|p| p.buffer.len() as usize).sum();
+        assert_eq!(still_queued, queued, "{name}: enqueued without a dequeue = still queued");
+        let cells_per_uid = sends.values().max().copied().unwrap_or(0);
+        if name.starts_with("abr") || name.starts_with("ficcrd") {
+            assert_eq!(cells_per_uid, 1, "{name}: one send per cell or packet");
+        } else {
+            assert!(cells_per_uid > 1, "{name}: an AAL5 frame's cells share its uid");
+        }
+        assert_eq!(!seq_of.is_empty(), tcp, "{name}: TCP rows carry sequence numbers");
+    }
+}
+
+/// Items numbered while tracing keep their uid through held disciplines too: the VBR background
+/// of the example parking lot goes through strict-priority ports (held), and HG-RCP's rate
+/// notifications through a LAN medium; each unit a flow sends has its own uid, dequeued where it
+/// was enqueued (never before), and the numbering changes nothing else (the fingerprint is the
+/// untraced run's).
+#[test]
+fn uids_are_unique_through_held_disciplines_and_change_nothing() {
+    use std::collections::HashMap;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenarios/abr-parking-lot-vbr.toml");
+    let vbr = std::fs::read_to_string(dir).unwrap();
+    for (text, duration) in [(vbr, "30ms"), (preset("hgrcp/hgrcp-5"), "1s")] {
+        let base = [("run.duration", json!(duration)), ("run.measure_from", json!("0s"))];
+        let plain = run(&text, Format::Toml, &base, None);
+        let mut o = base.to_vec();
+        o.push(("measure.trace.enabled", json!(true)));
+        let r = run(&text, Format::Toml, &o, None);
+        assert_eq!(plain.world().fingerprint().hex(), r.world().fingerprint().hex(), "{duration}: tracing changed the run");
+        let t = r.trace().unwrap();
+        let icmp = KIND_NAMES.iter().position(|&k| k == "icmp").unwrap() as u8;
+        let mut sends: HashMap<u64, usize> = HashMap::new();
+        let mut balance: HashMap<(u32, u64), i64> = HashMap::new();
+        for i in 0..t.len() {
+            let own = t.kind[i] != KIND_NAMES.iter().position(|&k| k == "data").unwrap() as u8
+                || r.world().vcs[t.vc[i] as usize].tcp().is_none();
+            if t.event[i] == TraceEvent::Send as u8 && own && t.kind[i] != icmp {
+                *sends.entry(t.uid(i)).or_default() += 1;
+            }
+            let step = if t.event[i] == TraceEvent::Enqueue as u8 { 1 } else if t.event[i] == TraceEvent::Dequeue as u8 { -1 } else { 0 };
+            *balance.entry((t.place[i], t.uid(i))).or_default() += step;
+        }
+        assert!(!sends.is_empty() && sends.values().all(|&n| n == 1), "{duration}: one send per numbered unit");
+        // Never a dequeue before its enqueue; at most one item of a unit still queued where units are
+        // single cells (HG-RCP's gateway cells share their packet's uid).
+        let most = if duration == "30ms" { 1 } else { i64::MAX };
+        assert!(balance.values().all(|&b| (0..=most).contains(&b)), "{duration}: a dequeue for every enqueue but those still queued");
+    }
 }

@@ -144,7 +144,7 @@ def trace_measures(s: dict[str, Any], queue: Any, seq: Any, bin_s: float) -> dic
     port = next(p for p in s["ports"] if p["name"] == BOTTLENECK)
     window = queue.filter(pl.col("time_s") >= start)
     q = window["queue_cells"].to_numpy()
-    full = q >= port["buffer_cells"]
+    full = q >= port["buffer_packets"]
     episodes = int(full[0]) + int(np.sum(full[1:] & ~full[:-1])) if len(q) else 0
     p5, p95 = (np.percentile(q, [5, 95]) if len(q) else (math.nan, math.nan))
     dq = window["data_queue_packets"].to_numpy() if "data_queue_packets" in window.columns else q
@@ -182,11 +182,11 @@ def measures(s: dict[str, Any], traced: dict[str, float] | None = None,
         "goodput_shortfall": 1 - s["goodput_mbps_total"] / capacity_mbps(s),
         "fairness_index": s["connections_fairness_index"],
         "s0_over_others": s0 / (sum(others) / len(others)) if others else 0.0,
-        "queue_mean": bottleneck["mean_queue_cells"],
+        "queue_mean": bottleneck["mean_queue_packets"],
         # FICCRD ports tell data from RD packets; drop-tail's queue holds data only.
-        "data_queue_mean": bottleneck.get("mean_data_queue_packets", bottleneck["mean_queue_cells"]),
+        "data_queue_mean": bottleneck.get("mean_data_queue_packets", bottleneck["mean_queue_packets"]),
         "rd_queue_mean": bottleneck.get("mean_rd_queue_packets", 0.0),
-        "queue_max": float(bottleneck["max_queue_cells"]),
+        "queue_max": float(bottleneck["max_queue_packets"]),
         "bottleneck_drops": float(bottleneck["drops"]),
         "flows_with_drops": float(sum(1 for c in conns if c["drops"] > 0)),
         "fast_retransmits": float(sum(c["fast_retransmits"] for c in conns)),
@@ -230,7 +230,7 @@ TESTS: dict[str, Callable[[dict[str, list[float]], dict[str, Any]], bool]] = {
 
 def q0_packets(s: dict[str, Any], bur: float) -> float:
     """Q0 = BUR × BufferSize at the bottleneck (Table 1's initialisation)."""
-    return bur * next(p for p in s["ports"] if p["name"] == BOTTLENECK)["buffer_cells"]
+    return bur * next(p for p in s["ports"] if p["name"] == BOTTLENECK)["buffer_packets"]
 
 
 def decide(st: dict[str, Any], ms: list[dict[str, float]], criteria: dict[str, Any]) -> tuple[bool, list[float], dict[str, list[float]]]:

@@ -68,7 +68,7 @@ def run(task: Task) -> dict[str, Any]:
             "rd_interval": task.rd_interval, "goodput_mbps": round(s["goodput_mbps_total"], 3),
             "jain": round(s["connections_fairness_index"], 4), "lowest_mbps": round(min(g), 3), "drops": b["drops"],
             "late_drops": int(at(end) - at(start)), "data_queue": round(b["mean_data_queue_packets"], 1),
-            "rd_queue": round(b["mean_rd_queue_packets"], 1), "max_queue": b["max_queue_cells"],
+            "rd_queue": round(b["mean_rd_queue_packets"], 1), "max_queue": b["max_queue_packets"],
             "timer_rds": sum(c["rd_sent_on_timer"] for c in s["connections"])}
 
 

@@ -38,6 +38,8 @@ FIELDS = {
     "sources": ("acr_mbps", "rate_mbps", "maxmin_mbps", "final_acr_mbps", "cells_sent", "cells_received",
                 "cells_dropped", "clr", "window_clr", "delay_mean_ms", "delay_p99_ms", "jitter_ms"),
     "ports": ("mean_queue_cells", "max_queue_cells", "max_queue_cells_run", "buffer_cells", "drops",
+              # IP ports count packets and name their fields so (NaN elsewhere, as `*_cells` there)
+              "mean_queue_packets", "max_queue_packets", "max_queue_packets_run", "buffer_packets",
               # FICCRD ports only (NaN elsewhere)
               "mean_data_queue_packets", "mean_rd_queue_packets"),
     "links": ("utilization", "rate_mbps"),
@@ -53,7 +55,7 @@ FIELDS = {
 AGGS = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max}
 # The series a metric may average (their columns as the result names them).
 SERIES = {k: SERIES_COLUMNS[k] for k in ("acr", "queue", "utilization", "cwnd", "ssthresh", "rtt", "srtt", "goodput",
-                                         "gateway_queue", "red_avg")}
+                                         "gateway_queue", "red_avg", "delay")}
 
 _AGG_RE = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")
 _ROW_RE = re.compile(r"^(\w+)\[(.+)\]\.(\w+)$")
@@ -84,6 +86,10 @@ class Metric:
         if self.kind == "row":
             for r in s[self.table]:
                 if r.get("name") == self.row:
+                    if self.field not in r and "_cells" in self.field and r.get("unit") == "packets":
+                        # Not a silent NaN: an IP port's queue is in packets, and named so.
+                        raise ValueError(f"metric {self.name!r}: {self.row} is an IP port, whose queue is counted in "
+                                         f"packets: {self.table}[{self.row}].{self.field.replace('_cells', '_packets')}")
                     return {self.name: _number(r.get(self.field))}
             names = ", ".join(str(r.get("name")) for r in s[self.table][:12])
             raise ValueError(f"metric {self.name!r}: no {self.table} row named {self.row!r} (there are: {names})")

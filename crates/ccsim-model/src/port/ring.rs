@@ -112,6 +112,12 @@ impl<T: Copy> Ring<T> {
         (i < self.len).then(|| self.slot(self.wrap(self.head + i)))
     }
 
+    /// The `i`-th oldest item, to change it in place (the trace numbers a cell just accepted).
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        let k = self.wrap(self.head + i);
+        (i < self.len).then(|| &mut self.buf[k])
+    }
+
     /// Oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         (0..self.len).map(move |i| self.slot(self.wrap(self.head + i)))

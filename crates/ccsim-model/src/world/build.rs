@@ -382,6 +382,7 @@ impl WorldBuilder {
             window: WindowSnapshot::default(),
             last_port_bits: Vec::new(),
             last_goodput_bytes: Vec::new(),
+            last_delay: Vec::new(),
             events: 0,
             cell_hops: 0,
             fingerprint: Fingerprint::default(),
@@ -396,6 +397,7 @@ impl WorldBuilder {
         };
         w.last_port_bits = vec![0.0; w.ports.len()];
         w.last_goodput_bytes = vec![0; w.vcs.len()];
+        w.last_delay = vec![(0, 0); w.vcs.len()];
         w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
         w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
         w.vc_dest_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[vc.fwd_ports.len() - 1].index()].to.0).collect();

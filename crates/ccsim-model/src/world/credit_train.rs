@@ -131,7 +131,12 @@ impl World {
 
     /// Train port `p` (brought up to now) schedules what its credit allows.
     pub(in crate::world) fn train_fill(&mut self, p: PortId) {
+        let before = self.ports[p.index()].pipe.len();
         let (any, head) = self.ports[p.index()].train_fill(self.now);
+        if any && self.trace.is_some() {
+            // Its cells' transmissions are scheduled: their departures are known now.
+            self.trace_entered_pipe(p, before);
+        }
         if let Some(arrival) = head {
             self.schedule(arrival, Event::PipeArrival(p));
         }

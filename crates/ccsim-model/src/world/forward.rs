@@ -63,6 +63,10 @@ impl World {
             if head {
                 self.schedule(arrival, Event::PipeArrival(p));
             }
+            if self.trace.is_some() {
+                let from = self.ports[p.index()].pipe.len() - 1;
+                self.trace_entered_pipe(p, from);
+            }
             let port = &self.ports[p.index()];
             if port.credit().is_some() {
                 let cell = port.pipe.get(port.pipe.len() - 1).expect("just departed").cell;
@@ -166,7 +170,10 @@ impl World {
     /// Offers a cell to held port `p` (`enqueue_at`): out of line, so that the FIFO path inlined
     /// at its callers stays small; a held port's cell costs a departure event anyway.
     #[inline(never)]
-    fn enqueue_held(&mut self, p: PortId, cell: Cell, now: SimTime) {
+    fn enqueue_held(&mut self, p: PortId, mut cell: Cell, now: SimTime) {
+        if self.trace.is_some() {
+            self.trace_number(p, &mut cell);
+        }
         if self.ports[p.index()].is_train() {
             return self.train_offer(p, cell, now);
         }
@@ -193,7 +200,9 @@ impl World {
     #[inline(never)]
     pub(in crate::world) fn refused(&mut self, p: PortId, cell: Cell, now: SimTime, reason: DropReason) {
         if self.trace.is_some() {
-            self.trace_offered(p, &cell, now, TraceReason::Port(reason));
+            let mut c = cell;
+            self.trace_number(p, &mut c);
+            self.trace_offered(p, &c, now, TraceReason::Port(reason));
         }
         self.vcs[cell.vc.index()].count_drop(&cell, now)
     }

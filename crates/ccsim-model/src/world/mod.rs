@@ -112,6 +112,9 @@ pub struct World {
     last_port_bits: Vec<f64>,
     /// Each VC's goodput bytes at the previous sample (the goodput series' differences).
     last_goodput_bytes: Vec<u64>,
+    /// Per VC, its delay totals (`FlowDelay::totals`) at the previous sample, less what the
+    /// window's opening reset since: the delay series differences them.
+    last_delay: Vec<(i128, i64)>,
     events: u64,
     cell_hops: u64,
     fingerprint: Fingerprint,

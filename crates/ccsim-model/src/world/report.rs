@@ -13,6 +13,13 @@ use crate::tcp_host::HostStats;
 use ccsim_engine::SimTime;
 
 impl World {
+    /// Per VC, the histogram of the end-to-end delays of the units it delivered in the
+    /// measurement window (`FlowDelay::buckets`: low and high picoseconds, units); empty before
+    /// the window opens, as the report's delays are none then.
+    pub fn delay_buckets(&self, v: usize) -> impl Iterator<Item = (u64, u64, u32)> + '_ {
+        self.vcs[v].delay.buckets().filter(|_| self.window.opened)
+    }
+
     /// What VC `v`'s session application had written when the measurement window opened.
     pub fn app_written_when_window_opened(&self, v: usize) -> u64 {
         self.window.app_written.get(v).copied().unwrap_or(0)
@@ -341,7 +348,9 @@ impl World {
                 lan: gw.csma.and_then(|p| self.ports[p.index()].lan_medium()).and_then(|m| m.csma_stats()),
             })
             .collect();
-        Report { window: (t0, now), vcs, ports, gateways, fairness_index: jain_index(&x), tcp_fairness_index: jain_index(&g) }
+        // Jain's index over nothing is not 1: none where there is no flow to compare.
+        let index = |v: &[f64]| (!v.is_empty()).then(|| jain_index(v));
+        Report { window: (t0, now), vcs, ports, gateways, fairness_index: index(&x), tcp_fairness_index: index(&g) }
     }
 }
 
@@ -491,8 +500,9 @@ pub struct Report {
     pub vcs: Vec<VcReport>,
     pub ports: Vec<PortReport>,
     pub gateways: Vec<GatewayReport>,
-    /// Jain's index over measured rate / max-min rate (ABR VCs).
-    pub fairness_index: f64,
-    /// Jain's index over TCP goodputs.
-    pub tcp_fairness_index: f64,
+    /// Jain's index over measured rate / max-min rate (ABR VCs with a max-min rate; none without
+    /// one).
+    pub fairness_index: Option<f64>,
+    /// Jain's index over TCP goodputs (none without a connection).
+    pub tcp_fairness_index: Option<f64>,
 }

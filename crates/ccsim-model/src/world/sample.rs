@@ -24,6 +24,14 @@ impl World {
                 if m.received {
                     self.rec.received.push(now, i, vc.books.data_delivered as f64);
                     self.rec.dropped.push(now, i, vc.books.data_dropped as f64);
+                    // The mean delay of the units delivered since the previous sample.
+                    let (sum, n) = vc.delay.totals();
+                    let (last_sum, last_n) = self.last_delay[i];
+                    let (d_sum, d_n) = (sum as i128 - last_sum, n as i64 - last_n);
+                    if d_n > 0 {
+                        self.rec.delay.push(now, i, d_sum as f64 / d_n as f64 / ccsim_engine::PS_PER_SEC as f64);
+                    }
+                    self.last_delay[i] = (sum as i128, n as i64);
                 }
                 if let (true, Some(t)) = (m.tcp, vc.tcp()) {
                     let c = &t.sender.core;
@@ -132,7 +140,7 @@ impl World {
         }
         let mut rows = 0u64;
         for vc in &self.vcs {
-            rows += (m.acr && vc.abr && vc.abr_source().is_some()) as u64 + 2 * m.received as u64;
+            rows += (m.acr && vc.abr && vc.abr_source().is_some()) as u64 + 3 * m.received as u64;
             rows += if m.tcp && vc.tcp().is_some() { 8 } else { 0 };
         }
         for p in self.ports.iter().filter(|p| p.at_switch) {
@@ -170,7 +178,11 @@ impl World {
         }
         // Delay distributions count from here (the cell transfer delay checks the time itself):
         // the end-to-end delays of the units delivered after the books above were read.
-        for v in &mut self.vcs {
+        for (v, last) in self.vcs.iter_mut().zip(&mut self.last_delay) {
+            // The delay series keeps differencing across the reset: what was delivered since the
+            // previous sample stays in its next point.
+            let (sum, n) = v.delay.totals();
+            *last = (last.0 - sum as i128, last.1 - n as i64);
             v.delay.reset();
             if let super::Ends::Tcp(t) = &mut v.ends {
                 t.ack_times.stats.reset();

@@ -1,6 +1,7 @@
 //! The event trace's hooks (`crate::trace`): where the world's books count an item sent,
-//! dropped or delivered, and where a port accepts it, a row is recorded with the item's own
-//! time (a lazy sink's delivery at its arrival, a lazy source's emission at its emission time).
+//! dropped or delivered, and where a port accepts it or its transmission ends, a row is recorded
+//! with the item's own time (a lazy sink's delivery at its arrival, a lazy source's emission at its
+//! emission time, a FIFO port's departure, known at admission, at its departure).
 //!
 //! Each hook on the per-cell path is `if self.trace.is_some() { self.trace_… }`: one test of a
 //! field when the trace is off; the recording itself is out of line. Owns nothing but the
@@ -9,7 +10,8 @@
 use super::World;
 use crate::cell::Cell;
 use crate::ids::{NodeId, PortId};
-use crate::trace::{Trace, TraceEvent, TraceReason, TraceSpec};
+use crate::cell::CellKind;
+use crate::trace::{Trace, TraceEvent, TraceReason, TraceSpec, NO_SEQ};
 use ccsim_engine::SimTime;
 
 impl World {
@@ -46,22 +48,103 @@ impl World {
         }
     }
 
-    /// A row at port `p` (an enqueue, or a drop at its buffer or its link).
+    /// Numbers an item that carries no frame number of its own (a cell source's data cell, an RM
+    /// cell, an ICMP message) as it is offered to port `p`, if it is leaving its end host there
+    /// (just counted sent in its VC's books in its direction): its place among them. With its flow
+    /// and kind, its frame number is then the trace's `uid`. Only while tracing, from the hooks
+    /// where the port takes the item (nothing is added to a host's send); nothing but the trace
+    /// reads these numbers (such items' `frame` is otherwise 0).
     #[cold]
     #[inline(never)]
-    pub(in crate::world) fn trace_port(&mut self, ev: TraceEvent, cell: &Cell, t: SimTime, p: PortId, reason: TraceReason) {
-        if let Some(tr) = self.trace.as_deref_mut() {
-            tr.record(ev, cell, t, p.0, reason);
+    pub(in crate::world) fn trace_number(&self, p: PortId, c: &mut Cell) {
+        let vc = &self.vcs[c.vc.index()];
+        let from_host = if c.is_forward() { vc.fwd_ports[0] == p } else { vc.rev_ports.last() == Some(&p) };
+        if from_host || c.kind == CellKind::Icmp {
+            self.trace_number_sent(c);
         }
     }
 
-    /// FIFO port `p` accepted a cell at `now`: it is the last in the port's pipe.
+    /// `trace_number` for an item its end just counted sent (`send_icmp` numbers its messages).
+    pub(in crate::world) fn trace_number_sent(&self, c: &mut Cell) {
+        let vc = &self.vcs[c.vc.index()];
+        let own = match c.kind {
+            CellKind::Frm | CellKind::Brm | CellKind::Icmp => true,
+            CellKind::Data => matches!(vc.ends, super::Ends::Abr { .. } | super::Ends::Vbr(_)),
+            _ => false,
+        };
+        if own {
+            let sent = if c.is_forward() { vc.books.fwd_sent } else { vc.books.bwd_sent };
+            c.frame = (sent - 1) as u16;
+        }
+    }
+
+    /// The TCP sequence number a TCP item carries, as a router reading its header would see it:
+    /// a data segment's first byte, an ACK's cumulative acknowledgement (`NO_SEQ` for other items,
+    /// and for a frame its connection no longer holds in flight).
+    fn trace_seq(&self, cell: &Cell) -> u64 {
+        let Some(t) = self.vcs[cell.vc.index()].tcp() else { return NO_SEQ };
+        match cell.kind {
+            CellKind::Data => t.segment(cell.frame).map_or(NO_SEQ, |s| s.seq),
+            CellKind::BwdData => t.ack_number(cell.frame).unwrap_or(NO_SEQ),
+            _ => NO_SEQ,
+        }
+    }
+
+    /// A row at port `p` (an enqueue, a dequeue, or a drop at its buffer or its link).
+    #[cold]
+    #[inline(never)]
+    pub(in crate::world) fn trace_port(&mut self, ev: TraceEvent, cell: &Cell, t: SimTime, p: PortId, reason: TraceReason) {
+        let seq = self.trace_seq(cell);
+        if let Some(tr) = self.trace.as_deref_mut() {
+            tr.record(ev, cell, t, p.0, reason, seq);
+        }
+    }
+
+    /// FIFO port `p` accepted a cell at `now`: it is the last in the port's pipe. Its departure
+    /// is known already (one propagation delay before its arrival): its `dequeue` is recorded now,
+    /// with its own time, unless that is past the end of the run.
     #[cold]
     #[inline(never)]
     pub(in crate::world) fn trace_enqueued(&mut self, p: PortId, now: SimTime) {
         let port = &self.ports[p.index()];
-        let cell = port.pipe.get(port.pipe.len() - 1).expect("just accepted").cell;
-        self.trace_offered(p, &cell, now, TraceReason::None);
+        let mut last = *port.pipe.get(port.pipe.len() - 1).expect("just accepted");
+        let numbered = {
+            let mut c = last.cell;
+            self.trace_number(p, &mut c);
+            c
+        };
+        if numbered.frame != last.cell.frame {
+            last.cell = numbered;
+            let port = &mut self.ports[p.index()];
+            let i = port.pipe.len() - 1;
+            port.pipe.get_mut(i).expect("just accepted").cell = numbered;
+        }
+        let port = &self.ports[p.index()];
+        let departure = port.departure_of(&last);
+        self.trace_offered(p, &last.cell, now, TraceReason::None);
+        self.trace_departed(p, last.cell, departure);
+    }
+
+    /// Port `p`'s transmission of `cell` ends at `t` (now, or later for a FIFO port or a credit
+    /// train, whose departures are known when the cell enters the pipe): its `dequeue`.
+    #[cold]
+    #[inline(never)]
+    pub(in crate::world) fn trace_departed(&mut self, p: PortId, cell: Cell, t: SimTime) {
+        if t <= self.measure.end {
+            self.trace_port(TraceEvent::Dequeue, &cell, t, p, TraceReason::None);
+        }
+    }
+
+    /// The pipe entries of port `p` from `from` on entered it now, their departures known (a
+    /// held port's cell that just finished, a credit train's scheduled cells): their `dequeue`s.
+    #[cold]
+    #[inline(never)]
+    pub(in crate::world) fn trace_entered_pipe(&mut self, p: PortId, from: usize) {
+        let port = &self.ports[p.index()];
+        let entries: Vec<_> = (from..port.pipe.len()).filter_map(|i| port.pipe.get(i)).map(|f| (f.cell, port.departure_of(f))).collect();
+        for (cell, t) in entries {
+            self.trace_departed(p, cell, t);
+        }
     }
 
     /// Port `p` took (`reason` none) or refused a cell at `now`. A cell offered to its VC's
@@ -83,8 +166,9 @@ impl World {
     #[inline(never)]
     pub(in crate::world) fn trace_node(&mut self, ev: TraceEvent, cell: &Cell, t: SimTime, n: NodeId, reason: TraceReason) {
         let place = (self.ports.len() + n.index()) as u32;
+        let seq = self.trace_seq(cell);
         if let Some(tr) = self.trace.as_deref_mut() {
-            tr.record(ev, cell, t, place, reason);
+            tr.record(ev, cell, t, place, reason, seq);
         }
     }
 

@@ -175,10 +175,11 @@ impl World {
 
     /// Puts an ICMP message on the LAN towards the hosts (the medium from the gateway to the LAN's
     /// hub); it reaches them when through.
-    fn send_icmp(&mut self, g: usize, msg: Cell) {
+    fn send_icmp(&mut self, g: usize, mut msg: Cell) {
         let Some(lan) = self.gateways[g].lan_port else { return };
         self.vcs[msg.vc.index()].books.bwd_sent += 1;
         if self.trace.is_some() {
+            self.trace_number_sent(&mut msg);
             self.trace_send_by(&msg, self.now, lan);
         }
         debug_assert_eq!(ip_length(&msg), 46, "a minimum frame");
