@@ -58,9 +58,10 @@ def test_report_renders_in_headless_chromium(swept, chromium, cli, env):
     html_path = swept / "report.html"
     text = html_path.read_text()
     assert "<script src" not in text and "<link" not in text  # plotly.js inline, nothing fetched: works offline
-    # 2 metrics x 2 axes = 4 figures, each with static copies
-    figs = sorted((swept / "report").iterdir())
+    # 2 metrics x 2 axes = 4 figures, each with static copies; and the network's drawing
+    figs = sorted(f for f in (swept / "report").iterdir() if f.stem != "network")
     assert len([f for f in figs if f.suffix == ".png"]) == 4 and len([f for f in figs if f.suffix == ".svg"]) == 4
+    assert (swept / "report" / "network.png").is_file()
     assert all(f.stat().st_size > 1000 for f in figs)
 
     dom = subprocess.run(
