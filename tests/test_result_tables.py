@@ -5,6 +5,7 @@ import json
 import polars as pl
 import pytest
 
+import ccsim
 from ccsim import Result
 
 TABLES = ("acr", "queue", "received", "utilization", "vcs", "sources", "ports", "links")
@@ -73,7 +74,9 @@ def test_rate_table_never_sets_the_whole_run_beside_the_window(synthetic):
 
 
 def test_write(synthetic, tmp_path):
-    r = Result(synthetic, resolved_json=json.dumps({"name": "synthetic/ten"}))
+    # A real resolved scenario under the synthetic name: `write` draws its network too.
+    scenario = {**ccsim.resolve("abr-benchmarks/two-sources"), "name": "synthetic/ten"}
+    r = Result(synthetic, resolved_json=json.dumps(scenario))
     out = r.write(tmp_path / "out")
     for name in TABLES:
         path = out / f"{name}.parquet"
@@ -83,7 +86,8 @@ def test_write(synthetic, tmp_path):
         assert (meta["seed"], meta["scenario"], meta["fingerprint"]) == ("7", "synthetic/ten", "00ff00ff00ff00ff")
         assert pl.read_parquet(path).height == getattr(r, name).height
     assert json.loads((out / "summary.json").read_text()) == r.summary()
-    assert json.loads((out / "scenario.json").read_text()) == {"name": "synthetic/ten"}
+    assert json.loads((out / "scenario.json").read_text()) == scenario
+    assert (out / "network.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rates = (out / "rates.md").read_text().splitlines()
     # A title naming the window, a blank line, then the table: every column over the window.
     assert rates[0] == "# synthetic/ten, seed 7: sources over the measurement window, 0.01 to 0.02 s" and rates[1] == ""
