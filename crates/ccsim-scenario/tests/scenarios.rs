@@ -459,6 +459,25 @@ fn short_links_join_their_nodes_in_one_logical_process() {
     let gfc1 = build("abr-benchmarks/gfc1");
     assert_eq!(gfc1.world().groups(), ccsim_model::world::Groups::per_node(gfc1.world().nodes.len()));
     assert_eq!(gfc1.world().lookahead(), ccsim_engine::SimDuration::from_millis(5));
+    // SW1, SW2 and the source hosts over 5 us links send on 11 of the 20 ports: more than half,
+    // no grouping; the single queue, or one process per node when windows are forced.
+    let text = "[run]\nduration = \"10ms\"\n[defaults]\nlink_rate = \"155.52Mbps\"\nlink_delay = \"5ms\"\n\
+                buffer = \"1000cells\"\nalgorithm = { type = \"erica\" }\n\
+                [[switch]]\nname = \"SW1\"\n[[switch]]\nname = \"SW2\"\n[[switch]]\nname = \"SW3\"\n\
+                [[link]]\nname = \"L1\"\nbetween = [\"SW1\", \"SW2\"]\ndelay = \"5us\"\n\
+                [[link]]\nname = \"L2\"\nbetween = [\"SW2\", \"SW3\"]\n\
+                [[source]]\nname = \"S\"\ncount = 4\nroute = [\"SW1\", \"SW2\", \"SW3\"]\naccess = { delay = \"5us\" }\n";
+    let mut heavy = ccsim_scenario::Run::from_text(text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    assert_eq!((heavy.world().ports.len(), heavy.world().choose_groups()), (20, None));
+    assert!(!heavy.world().is_windowed());
+    heavy.world_mut().set_windowed(true).unwrap();
+    assert_eq!(heavy.world().groups().count, heavy.world().nodes.len());
+    assert_eq!(heavy.world().lookahead(), ccsim_engine::SimDuration::from_micros(5));
+    // Without the access links' share (1,000 km access links) the same world groups SW1 with SW2.
+    let light = ccsim_scenario::Run::from_text(&text.replace("access = { delay = \"5us\" }\n", ""), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    let g = light.world().choose_groups().expect("7 of 20 ports");
+    assert_eq!(g.count, light.world().nodes.len() - 1);
+    assert!(light.world().is_windowed());
     // A grouping with a link of no delay between processes is refused.
     let mut one = build("abr-benchmarks/gfc1");
     let n = one.world().nodes.len();
