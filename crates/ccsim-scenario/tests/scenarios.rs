@@ -519,6 +519,54 @@ fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
     assert_windowed_matches_single_queue("20 ms links, no samples", &line("20ms", 3, "0s"), None, "300ms");
 }
 
+/// Random chains of switches with random link delays, short (5-50 us: joined into processes) and
+/// long, and random sources on random stretches of the chain: windows with the engine's grouping,
+/// one process per node, one in all and a random grouping all give the single queue's result.
+#[test]
+fn windowed_and_single_queue_runs_agree_on_random_chains() {
+    let mut h = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        h ^= h << 13;
+        h ^= h >> 7;
+        h ^= h << 17;
+        h % n
+    };
+    const DELAYS: [&str; 6] = ["5us", "20us", "50us", "200us", "1ms", "3ms"];
+    let mut grouped = 0;
+    for case in 0..10 {
+        let switches = 2 + next(4) as usize;
+        let mut text = String::from(
+            "[run]\nduration = \"30ms\"\n[measure]\ninterval = \"1ms\"\n[defaults]\nlink_rate = \"155.52Mbps\"\n\
+             link_delay = \"1ms\"\nbuffer = \"1000cells\"\nalgorithm = { type = \"erica\" }\n",
+        );
+        for k in 1..=switches {
+            text += &format!("[[switch]]\nname = \"SW{k}\"\n");
+        }
+        for k in 1..switches {
+            text += &format!("[[link]]\nname = \"L{k}\"\nbetween = [\"SW{k}\", \"SW{}\"]\ndelay = \"{}\"\n", k + 1, DELAYS[next(6) as usize]);
+        }
+        for g in 0..1 + next(4) {
+            let a = 1 + next(switches as u64) as usize;
+            let b = a + next((switches - a + 1) as u64) as usize;
+            let route: Vec<String> = (a..=b).map(|k| format!("\"SW{k}\"")).collect();
+            text += &format!(
+                "[[source]]\nname = \"G{g}v\"\ncount = {}\nroute = [{}]\naccess = {{ delay = \"{}\" }}\negress = {{ delay = \"{}\" }}\n",
+                1 + next(3),
+                route.join(", "),
+                DELAYS[next(6) as usize],
+                DELAYS[next(6) as usize]
+            );
+        }
+        let r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+        if r.world().is_windowed() && r.world().groups().count < r.world().nodes.len() {
+            grouped += 1;
+        }
+        assert_windowed_matches_single_queue(&format!("random chain {case}"), &text, None, "30ms");
+    }
+    // The engine itself grouped some of them (the forced groupings cover the rest).
+    assert!(grouped >= 2, "{grouped} of the chains in windows with processes of several nodes");
+}
+
 /// TCP worlds in windows: each end of a connection runs its own timer at its own host, the
 /// frames in flight are appended by one end and taken by the other in its own time, so windows
 /// and the single queue give the same result (seed 001's TCP over UBR and over GFR, seed 002's
