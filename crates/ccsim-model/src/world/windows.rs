@@ -1,6 +1,8 @@
-//! The windowed mode: one event queue per node, run window by window up to the shortest link
-//! delay, a node's link arrivals taken in order from its pipes by a tournament instead of being
-//! queue events (docs/DESIGN.md §2). Results are identical to the single queue.
+//! The windowed mode: one event queue per logical process (a node, or nodes joined by short
+//! links: `groups.rs`), run window by window up to the shortest link delay between processes, a
+//! process's arrivals over links from other processes taken in order from its pipes by a
+//! tournament instead of being queue events (docs/DESIGN.md §2). Results are identical to the
+//! single queue, for every grouping.
 //!
 //! Owns the per-node queues (and the lower bound of each one's next event), the tournament and
 //! the choice of mode; it calls the same handlers as the single queue (`run.rs`) and never
@@ -197,6 +199,8 @@ impl World {
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
     /// each node can run all its own events before `T + L` (L the shortest link delay) without
     /// waiting for the others: whatever they send it in that window arrives after it. Nodes
+    /// joined by shorter links run together from one queue (a logical process, `groups.rs`), and
+    /// L is the shortest delay between processes. Nodes
     /// run one after another, each from its own small queue, with its ports, pipes and scheme
     /// state in cache, instead of every event going through one queue of every component.
     /// Observers (samples, the window opening) and the end of the chunk cut windows short and
