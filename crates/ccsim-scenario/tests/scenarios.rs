@@ -484,6 +484,25 @@ fn short_links_join_their_nodes_in_one_logical_process() {
     assert!(one.world_mut().set_groups(ccsim_model::world::Groups { node_lp: vec![0; n - 1], count: 1 }).is_err());
 }
 
+/// Issue 40's scale presets are the worlds its contract names: 32 switches and 1,000 ABR VCs
+/// under ERICA; GFC1 with 10,000 sources in group A (and B-F as in GFC1). Both run in windows.
+#[test]
+fn scale_presets_are_the_contract_s_worlds() {
+    let build = |name: &str| ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    let lot = build("scale/parking-lot-32");
+    let w = lot.world();
+    let switches = w.nodes.iter().filter(|n| n.name.starts_with("SW")).count();
+    assert_eq!((switches, w.vcs.len()), (32, 1000));
+    assert!(w.vcs.iter().all(|vc| vc.abr_source().is_some()) && w.is_windowed());
+    let erica = w.ports.iter().filter(|p| p.scheme.is_some()).count();
+    assert!(erica >= 31, "{erica} ports with a switch scheme");
+    let g = build("scale/gfc1-10k");
+    let w = g.world();
+    let a = w.vcs.iter().filter(|vc| vc.name.starts_with('A')).count();
+    assert_eq!((a, w.vcs.len()), (10_000, 10_000 + 20));
+    assert!(w.is_windowed());
+}
+
 /// GFC1 with OC-3 trunks and 1 km access links (issue 40's contract): ERICA at U = 0.9 gives
 /// A-E 0.9 × 155.52 / 9 = 15.552 and F (the rest of L2) 23.328 Mb/s, within ERICA's δ band
 /// (docs/models/abr/erica.md), as on GFC1.
