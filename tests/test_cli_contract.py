@@ -36,10 +36,11 @@ def test_presets_filter(cli, env):
         return [line.split()[0] for line in p.stdout.splitlines()]
 
     assert listed("gfr") == [n for n in names if "gfr" in n] and listed("gfr")
-    assert listed("GFC") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2", "abr-benchmarks/gfc3"]
+    assert listed("GFC") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc1-short-access", "abr-benchmarks/gfc2",
+                             "abr-benchmarks/gfc3", "scale/gfc1-10k"]
     assert listed("gfc[12]") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2"]  # a glob on the scenario part
     assert listed("ut-ct/*-ut") == [n for n in names if n.startswith("ut-ct/") and n.endswith("-ut")]
-    long = run(cli, env, "presets", "gfc1", "--long").stdout
+    long = run(cli, env, "presets", "*/gfc1", "--long").stdout
     assert " ".join(long.split()[3:]) == " ".join(ccsim.presets.preset_description("abr-benchmarks/gfc1").split())
     p = run(cli, env, "presets", "zzz")
     assert p.returncode == 2 and p.stderr == "error: no preset name contains or matches 'zzz'; `ccsim presets` lists them all\n"

@@ -46,10 +46,14 @@ def test_every_preset_validates_and_is_named_after_its_file(name):
 
 
 def test_every_preset_has_its_seed_paper_and_a_one_sentence_purpose():
-    from ccsim.presets import PAPERS, purpose, seed_of
+    from ccsim.presets import FAMILIES, PAPERS, origin, purpose, seed_of
 
     for name, desc in list_presets():
-        assert f"seed {seed_of(name)}:" in PAPERS[name.split("/")[0]], name
+        family = name.split("/")[0]
+        if family in FAMILIES:  # no seed paper: the family is the origin
+            assert origin(name) == family and family not in PAPERS, name
+        else:
+            assert f"seed {seed_of(name)}:" in PAPERS[family] and origin(name) == f"seed {seed_of(name)}", name
         p = purpose(desc)
         assert p and not p.lower().startswith("seed ") and "docs/" not in p, (name, p)
         assert set(re.findall(r"\w+", p.lower())) <= set(re.findall(r"\w+", desc.lower())), (name, p)  # its words
@@ -66,7 +70,8 @@ def test_filters_and_near_names():
     assert matching(None) == preset_names() and matching("") == preset_names()
     names = preset_names()
     assert matching("FICCRD/") == [n for n in names if n.startswith("ficcrd/")] != []
-    assert matching("ABR-BENCHMARKS/GFC") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2", "abr-benchmarks/gfc3"]
+    assert matching("ABR-BENCHMARKS/GFC") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc1-short-access",
+                                             "abr-benchmarks/gfc2", "abr-benchmarks/gfc3"]
     assert matching("*/gfc[12]") == ["abr-benchmarks/gfc1", "abr-benchmarks/gfc2"] == matching("gfc[12]")
     assert matching("abr-*/one-*") == ["abr-benchmarks/one-at-a-time", "abr-benchmarks/one-source"]
     assert matching("no-such") == []

@@ -106,7 +106,7 @@ def presets(
     """List the shipped presets (FILTER: only some), or show one. One line each: name, seed paper,
     purpose. `ccsim presets show NAME` prints a preset's TOML (copy it, edit it, run it with
     `ccsim run FILE`)."""
-    from .presets import matching, near_names, preset_description, preset_text, purpose, seed_of
+    from .presets import matching, near_names, origin, preset_description, preset_text, purpose
 
     if pattern == "show":
         if name is None:
@@ -124,12 +124,12 @@ def presets(
     columns = shutil.get_terminal_size((100, 24)).columns
     lines = []
     for n in names:
-        head = f"{n:<{width}}  seed {seed_of(n)}  "
+        head = f"{n:<{width}}  {origin(n):<8}  "
         text = preset_description(n)
         if long:
             import textwrap
 
-            lines.append(f"{n}  (seed {seed_of(n)})")
+            lines.append(f"{n}  ({origin(n)})")
             lines += textwrap.wrap(text, max(40, columns - 4), initial_indent="    ", subsequent_indent="    ")
             continue
         text = purpose(text)

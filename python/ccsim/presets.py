@@ -18,6 +18,11 @@ PAPERS = {
     "ut-ct": "seed 004: Uniform Tracking vs Controlled Transfer",
 }
 
+# Preset families that belong to no seed paper.
+FAMILIES = {
+    "scale": "large worlds for the engine's benchmarks (docs/benchmarks.md)",
+}
+
 # The package is always installed as files (a wheel or an editable install), never zipped. Paths
 # are `os.path` strings: `ccsim run --json` resolves its preset here without loading `pathlib`.
 _ROOT = os.path.join(os.path.dirname(__file__), "presets")
@@ -114,6 +119,13 @@ def seed_of(name: str) -> str:
     return paper[5:8] if paper.startswith("seed ") else "?"
 
 
+def origin(name: str) -> str:
+    """Where a preset comes from, as `ccsim presets` lists it: its seed paper (``"seed 003"``) or,
+    for a family of no seed, the family (``"scale"``)."""
+    family = name.split("/", 1)[0]
+    return family if family in FAMILIES else f"seed {seed_of(name)}"
+
+
 def purpose(description: str) -> str:
     """A preset's purpose in one sentence: its description's first, without the leading "Seed NNN"
     that `seed_of` already gives (``§4.3: ATM Forum Generic Fairness Configuration 1 …``)."""
@@ -143,4 +155,4 @@ def matching(pattern: str | None) -> list[str]:
 
 
 __all__ = ["list_presets", "preset_names", "preset_text", "preset_path", "preset_description", "is_preset", "PAPERS",
-           "near_names", "seed_of", "purpose", "matching"]
+           "FAMILIES", "near_names", "seed_of", "origin", "purpose", "matching"]

@@ -53,7 +53,12 @@ fn main() {
             std::process::exit(2)
         });
     }
-    eprintln!("engine: {}", if run.world().is_windowed() { "windowed" } else { "single queue" });
+    let w = run.world();
+    if w.is_windowed() {
+        eprintln!("engine: windowed ({} logical processes, windows up to {})", w.groups().count, w.lookahead());
+    } else {
+        eprintln!("engine: single queue");
+    }
     let t = Instant::now();
     // Chunk ends cut windows; the results are the same. As in the Python API, they leave lazy
     // state to the next reader (`advance`).

@@ -247,20 +247,52 @@ fn lazy_ends_give_the_results_of_an_event_per_cell() {
     }
 }
 
-/// One ABR world run three ways: in windows (one queue per node, docs/DESIGN.md §2), from one
-/// queue with an event per emission, and from one queue with lazy sources. Windows and the
-/// single queue run the same events at the same times in the same order, so the whole result
-/// (summary, every series) is identical, and so are the event count and fingerprint when the
-/// single queue also has an event per emission; lazy sources change only those two.
+/// How `assert_windowed_matches_single_queue` runs a world.
+#[derive(Clone)]
+enum Engine {
+    Single,
+    /// Windows, grouped as the engine chooses (`World::choose_groups`).
+    Windows,
+    /// Windows with these logical processes (labels per node).
+    Groups(Vec<u32>),
+}
+
+/// Groupings of a world of `nodes` nodes that the engine would not choose: every node alone,
+/// the whole world as one logical process, and a random grouping into 2-4 processes (not
+/// joined by links: any partition is allowed), drawn from a stream seeded by `label`.
+fn forced_groupings(label: &str, nodes: usize) -> Vec<Vec<u32>> {
+    let mut h = label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let mut next = move || {
+        h ^= h << 13;
+        h ^= h >> 7;
+        h ^= h << 17;
+        h
+    };
+    let k = 2 + next() % 3;
+    let random: Vec<u32> = (0..nodes).map(|_| (next() % k) as u32).collect();
+    vec![(0..nodes as u32).collect(), vec![0; nodes], random]
+}
+
+/// One ABR world run several ways: in windows (one queue per logical process, docs/DESIGN.md
+/// §2) with the engine's grouping and with forced ones (`forced_groupings`), from one queue with
+/// an event per emission, and from one queue with lazy sources. Windows, whatever the grouping,
+/// and the single queue run the same events at the same times in the same order, so the whole
+/// result (summary, every series) is identical, and so are the event count and fingerprint when
+/// the single queue also has an event per emission; lazy sources change only those two.
 fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<&str>, duration: &str) {
     let adj = ccsim_scenario::Adjustments {
         overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
         scheme: scheme.map(str::to_string),
         ..Default::default()
     };
-    let result = |windowed: bool, lazy_sources: bool, chunks: u64| {
+    let result = |engine: Engine, lazy_sources: bool, chunks: u64| {
         let mut r = ccsim_scenario::Run::from_text(text, ccsim_scenario::Format::Toml, &adj).unwrap();
-        r.world_mut().set_windowed(windowed).unwrap_or_else(|e| panic!("{label}: {e}"));
+        match engine {
+            Engine::Single => r.world_mut().set_windowed(false),
+            Engine::Windows => r.world_mut().set_windowed(true),
+            Engine::Groups(labels) => r.world_mut().set_groups(ccsim_model::world::Groups::of_labels(&labels)),
+        }
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
         if !lazy_sources {
             r.world_mut().disable_lazy_sources();
         }
@@ -277,10 +309,19 @@ fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<
         v
     };
     // Windows in chunks (each chunk's end cuts a window, half of them settle), the single queue in one go.
-    let windowed = result(true, false, 7);
-    let single = result(false, false, 1);
+    let windowed = result(Engine::Windows, false, 7);
+    let single = result(Engine::Single, false, 1);
     assert!(windowed == single, "{label}: windows and the single queue disagree\n{}", first_difference(&windowed, &single));
-    let mut lazy = result(false, true, 1);
+    let nodes = ccsim_scenario::Run::from_text(text, ccsim_scenario::Format::Toml, &adj).unwrap().world().nodes.len();
+    for labels in forced_groupings(label, nodes) {
+        let grouped = result(Engine::Groups(labels.clone()), false, 3);
+        assert!(
+            grouped == single,
+            "{label}: windows grouped {labels:?} and the single queue disagree\n{}",
+            first_difference(&grouped, &single)
+        );
+    }
+    let mut lazy = result(Engine::Single, true, 1);
     assert!(lazy["events"].as_u64() <= windowed["events"].as_u64(), "{label}");
     let mut windowed = windowed;
     for v in [&mut lazy, &mut windowed] {
@@ -395,6 +436,88 @@ fn the_engine_mode_is_chosen_from_the_world() {
     assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
 }
 
+/// Logical processes (docs/DESIGN.md §2): with 1 km access links each host runs in its switch's
+/// process and windows are as long as the 1,000 km trunks (5 ms); where merging the short links
+/// would leave one process (two-sources' 5 us LAN) or one with more than half of the ports, the
+/// engine finds no grouping and keeps the single queue; worlds whose links are all long keep a
+/// process per node.
+#[test]
+fn short_links_join_their_nodes_in_one_logical_process() {
+    let build = |name: &str| ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    let r = build("abr-benchmarks/gfc1-short-access");
+    let w = r.world();
+    assert!(w.is_windowed());
+    let g = w.groups();
+    assert_eq!(g.count, 5, "one process per switch");
+    assert_eq!(w.lookahead(), ccsim_engine::SimDuration::from_millis(5));
+    for p in &w.ports {
+        let same = g.node_lp[p.from.index()] == g.node_lp[p.to.index()];
+        assert_eq!(same, p.delay < ccsim_model::world::MIN_WINDOW, "{}", p.name);
+    }
+    assert_eq!(build("abr-benchmarks/two-sources").world().choose_groups(), None);
+    assert!(!build("abr-benchmarks/two-sources").world().is_windowed());
+    let gfc1 = build("abr-benchmarks/gfc1");
+    assert_eq!(gfc1.world().groups(), ccsim_model::world::Groups::per_node(gfc1.world().nodes.len()));
+    assert_eq!(gfc1.world().lookahead(), ccsim_engine::SimDuration::from_millis(5));
+    // SW1, SW2 and the source hosts over 5 us links send on 11 of the 20 ports: more than half,
+    // no grouping; the single queue, or one process per node when windows are forced.
+    let text = "[run]\nduration = \"10ms\"\n[defaults]\nlink_rate = \"155.52Mbps\"\nlink_delay = \"5ms\"\n\
+                buffer = \"1000cells\"\nalgorithm = { type = \"erica\" }\n\
+                [[switch]]\nname = \"SW1\"\n[[switch]]\nname = \"SW2\"\n[[switch]]\nname = \"SW3\"\n\
+                [[link]]\nname = \"L1\"\nbetween = [\"SW1\", \"SW2\"]\ndelay = \"5us\"\n\
+                [[link]]\nname = \"L2\"\nbetween = [\"SW2\", \"SW3\"]\n\
+                [[source]]\nname = \"S\"\ncount = 4\nroute = [\"SW1\", \"SW2\", \"SW3\"]\naccess = { delay = \"5us\" }\n";
+    let mut heavy = ccsim_scenario::Run::from_text(text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    assert_eq!((heavy.world().ports.len(), heavy.world().choose_groups()), (20, None));
+    assert!(!heavy.world().is_windowed());
+    heavy.world_mut().set_windowed(true).unwrap();
+    assert_eq!(heavy.world().groups().count, heavy.world().nodes.len());
+    assert_eq!(heavy.world().lookahead(), ccsim_engine::SimDuration::from_micros(5));
+    // Without the access links' share (1,000 km access links) the same world groups SW1 with SW2.
+    let light = ccsim_scenario::Run::from_text(&text.replace("access = { delay = \"5us\" }\n", ""), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    let g = light.world().choose_groups().expect("7 of 20 ports");
+    assert_eq!(g.count, light.world().nodes.len() - 1);
+    assert!(light.world().is_windowed());
+    // A grouping with a link of no delay between processes is refused.
+    let mut one = build("abr-benchmarks/gfc1");
+    let n = one.world().nodes.len();
+    assert!(one.world_mut().set_groups(ccsim_model::world::Groups { node_lp: vec![0; n - 1], count: 1 }).is_err());
+}
+
+/// Issue 40's scale presets are the worlds its contract names: 32 switches and 1,000 ABR VCs
+/// under ERICA; GFC1 with 10,000 sources in group A (and B-F as in GFC1). Both run in windows.
+#[test]
+fn scale_presets_are_the_contract_s_worlds() {
+    let build = |name: &str| ccsim_scenario::Run::from_text(&preset(name), ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+    let lot = build("scale/parking-lot-32");
+    let w = lot.world();
+    let switches = w.nodes.iter().filter(|n| n.name.starts_with("SW")).count();
+    assert_eq!((switches, w.vcs.len()), (32, 1000));
+    assert!(w.vcs.iter().all(|vc| vc.abr_source().is_some()) && w.is_windowed());
+    let erica = w.ports.iter().filter(|p| p.scheme.is_some()).count();
+    assert!(erica >= 31, "{erica} ports with a switch scheme");
+    let g = build("scale/gfc1-10k");
+    let w = g.world();
+    let a = w.vcs.iter().filter(|vc| vc.name.starts_with('A')).count();
+    assert_eq!((a, w.vcs.len()), (10_000, 10_000 + 20));
+    assert!(w.is_windowed());
+}
+
+/// GFC1 with OC-3 trunks and 1 km access links (issue 40's contract): ERICA at U = 0.9 gives
+/// A-E 0.9 × 155.52 / 9 = 15.552 and F (the rest of L2) 23.328 Mb/s, within ERICA's δ band
+/// (docs/models/abr/erica.md), as on GFC1.
+#[test]
+fn erica_gfc1_short_access_rates_are_u_times_maxmin() {
+    let v = run(&preset("abr-benchmarks/gfc1-short-access"), &[]);
+    for s in v["sources"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        let want = if name.starts_with('F') { 23.328 } else { 15.552 };
+        assert!((0.9 * f(&s["maxmin_mbps"]) - want).abs() < 1e-3, "{name}: max-min {}", s["maxmin_mbps"]);
+        let acr = f(&s["acr_mbps"]);
+        assert!(acr >= 0.99 * want && acr <= 1.2 * want, "{name}: acr {acr:.3} vs {want:.3}");
+    }
+}
+
 /// A switch fed by more links than the default tournament holds (128: the tournament widens, and
 /// windows are cut to the time its keys have left), by more than the widest one holds (1,024: a
 /// wide node, its tournament kept between windows, `wide.rs`), and links longer than a window may span (8.6 ms, with no samples to cut
@@ -413,6 +536,54 @@ fn windowed_and_single_queue_runs_agree_at_the_mode_s_limits() {
     assert_windowed_matches_single_queue("140 sources into one switch", &line("1ms", 140, "1ms"), None, "30ms");
     assert_windowed_matches_single_queue("1,100 sources into one switch, 5 ms links", &line("5ms", 1100, "0s"), None, "30ms");
     assert_windowed_matches_single_queue("20 ms links, no samples", &line("20ms", 3, "0s"), None, "300ms");
+}
+
+/// Random chains of switches with random link delays, short (5-50 us: joined into processes) and
+/// long, and random sources on random stretches of the chain: windows with the engine's grouping,
+/// one process per node, one in all and a random grouping all give the single queue's result.
+#[test]
+fn windowed_and_single_queue_runs_agree_on_random_chains() {
+    let mut h = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        h ^= h << 13;
+        h ^= h >> 7;
+        h ^= h << 17;
+        h % n
+    };
+    const DELAYS: [&str; 6] = ["5us", "20us", "50us", "200us", "1ms", "3ms"];
+    let mut grouped = 0;
+    for case in 0..10 {
+        let switches = 2 + next(4) as usize;
+        let mut text = String::from(
+            "[run]\nduration = \"30ms\"\n[measure]\ninterval = \"1ms\"\n[defaults]\nlink_rate = \"155.52Mbps\"\n\
+             link_delay = \"1ms\"\nbuffer = \"1000cells\"\nalgorithm = { type = \"erica\" }\n",
+        );
+        for k in 1..=switches {
+            text += &format!("[[switch]]\nname = \"SW{k}\"\n");
+        }
+        for k in 1..switches {
+            text += &format!("[[link]]\nname = \"L{k}\"\nbetween = [\"SW{k}\", \"SW{}\"]\ndelay = \"{}\"\n", k + 1, DELAYS[next(6) as usize]);
+        }
+        for g in 0..1 + next(4) {
+            let a = 1 + next(switches as u64) as usize;
+            let b = a + next((switches - a + 1) as u64) as usize;
+            let route: Vec<String> = (a..=b).map(|k| format!("\"SW{k}\"")).collect();
+            text += &format!(
+                "[[source]]\nname = \"G{g}v\"\ncount = {}\nroute = [{}]\naccess = {{ delay = \"{}\" }}\negress = {{ delay = \"{}\" }}\n",
+                1 + next(3),
+                route.join(", "),
+                DELAYS[next(6) as usize],
+                DELAYS[next(6) as usize]
+            );
+        }
+        let r = ccsim_scenario::Run::from_text(&text, ccsim_scenario::Format::Toml, &Default::default()).unwrap();
+        if r.world().is_windowed() && r.world().groups().count < r.world().nodes.len() {
+            grouped += 1;
+        }
+        assert_windowed_matches_single_queue(&format!("random chain {case}"), &text, None, "30ms");
+    }
+    // The engine itself grouped some of them (the forced groupings cover the rest).
+    assert!(grouped >= 2, "{grouped} of the chains in windows with processes of several nodes");
 }
 
 /// TCP worlds in windows: each end of a connection runs its own timer at its own host, the

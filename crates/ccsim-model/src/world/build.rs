@@ -363,6 +363,7 @@ impl WorldBuilder {
             node_gateway,
             queue: EventQueue::with_rule(ByEvent),
             lps: Vec::new(),
+            node_lp: Vec::new(),
             lookahead: SimDuration::ZERO,
             bound: (SimTime::ZERO, 0),
             node_inputs: Vec::new(),
@@ -398,9 +399,7 @@ impl WorldBuilder {
         w.last_port_bits = vec![0.0; w.ports.len()];
         w.last_goodput_bytes = vec![0; w.vcs.len()];
         w.last_delay = vec![(0, 0); w.vcs.len()];
-        w.port_lp = w.ports.iter().map(|p| p.from.0).collect();
-        w.vc_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[0].index()].from.0).collect();
-        w.vc_dest_lp = w.vcs.iter().map(|vc| w.ports[vc.fwd_ports[vc.fwd_ports.len() - 1].index()].to.0).collect();
+        w.node_lp = (0..w.nodes.len() as u32).collect();
         w.routes = super::route::Routes::of(&w.vcs);
         w.fifo_where_one_vc();
         w.mark_lazy_ends();

@@ -7,7 +7,8 @@
 //! | `event.rs` | the `Event` enum and the one order of simultaneous events |
 //! | `build.rs` | `WorldBuilder`: nodes, ports and VCs from specs, the initial events |
 //! | `run.rs` | the single-queue loop, dispatch of events, scheduling |
-//! | `windows.rs` | the windowed mode: one queue per node, the tournament over pipe heads |
+//! | `windows.rs` | the windowed mode: one queue per logical process, the tournament over pipe heads |
+//! | `groups.rs` | the windowed mode's logical processes: which nodes share a queue, the window they allow |
 //! | `wide.rs` | windowed nodes fed by more pipes than a window's tournament holds: kept tournaments |
 //! | `forward.rs` | a cell leaving a pipe, entering a port, leaving an event-scheduled port |
 //! | `node/` | what a cell meets at a node, by the node's kind (host, switch, router, IP edge) |
@@ -34,6 +35,7 @@ mod credit_train;
 mod emit;
 mod event;
 mod forward;
+mod groups;
 mod lazy;
 pub mod node;
 mod report;
@@ -48,6 +50,7 @@ mod windows;
 
 pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
 pub use event::Event;
+pub use groups::Groups;
 pub use node::{Node, NodeKind};
 pub use report::{GatewayReport, MaxminLimit, PortReport, Report, TcpReport, VcReport};
 pub use vc::{Ends, Vc, VcBooks};
@@ -74,9 +77,12 @@ pub struct World {
     node_gateway: Vec<u32>,
     /// Every event (single-queue mode), or only the observers' (windowed mode).
     queue: EventQueue<Event, ByEvent>,
-    /// Windowed mode: one queue per node (empty in single-queue mode); see `windows.rs`.
+    /// Windowed mode: one queue per logical process (empty in single-queue mode); see `windows.rs`.
     lps: Vec<EventQueue<Event, ByEvent>>,
-    /// Windowed mode: the shortest link delay, the longest a window may be.
+    /// Per node, its logical process (`groups.rs`; one per node in single-queue mode).
+    node_lp: Vec<u32>,
+    /// Windowed mode: the shortest delay of a link between logical processes, the longest a
+    /// window may be.
     lookahead: SimDuration,
     /// Windowed mode: the window being run ends before this key (time, tie).
     bound: (SimTime, u64),
@@ -97,9 +103,9 @@ pub struct World {
     lp_next: Vec<SimTime>,
     /// Windowed mode: how the tournaments' keys split their bits (`index_inputs`).
     layout: windows::TournamentLayout,
-    /// The node whose queue holds each event (windowed mode): a port's arrivals belong to its
-    /// far end, its departures and timers to its own node, a VC's source events to its source
-    /// host.
+    /// The logical process whose queue holds each event (windowed mode): a port's arrivals
+    /// belong to its far end's, its departures and timers to its own node's, a VC's source events
+    /// to its source host's.
     arrive_lp: Vec<u32>,
     port_lp: Vec<u32>,
     vc_lp: Vec<u32>,

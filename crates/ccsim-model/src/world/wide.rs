@@ -97,8 +97,8 @@ impl World {
     /// Windowed mode: wide node `lp` runs its events before `bound`, as `run_node` runs a node's,
     /// its arrivals from its kept tournament.
     pub(in crate::world) fn run_wide_node(&mut self, lp: usize, bound: (SimTime, u64)) {
-        // Links join two different nodes: nothing this node does changes its own tournament
-        // but its arrivals, handled here.
+        // Its inputs are links from other logical processes: nothing this process does changes
+        // its own tournament but its arrivals, handled here.
         let inputs = std::mem::take(&mut self.node_inputs[lp]);
         let mut tree = std::mem::take(&mut self.wide_trees[lp]);
         self.take_new_heads(lp, &mut tree);
@@ -116,7 +116,7 @@ impl World {
     #[inline]
     pub(in crate::world) fn wide_head(&mut self, p: PortId, arrival: SimTime) {
         debug_assert!(arrival >= self.bound.0);
-        let lp = self.ports[p.index()].to.index();
+        let lp = self.node_lp[self.ports[p.index()].to.index()] as usize;
         let leaf = self.input_leaf[p.index()] as usize;
         self.new_heads[lp].push(wide_key(Some(arrival), p, leaf));
     }

@@ -1,12 +1,15 @@
-//! The windowed mode: one event queue per node, run window by window up to the shortest link
-//! delay, a node's link arrivals taken in order from its pipes by a tournament instead of being
-//! queue events (docs/DESIGN.md §2). Results are identical to the single queue.
+//! The windowed mode: one event queue per logical process (a node, or nodes joined by short
+//! links: `groups.rs`), run window by window up to the shortest link delay between processes, a
+//! process's arrivals over links from other processes taken in order from its pipes by a
+//! tournament instead of being queue events (docs/DESIGN.md §2). Results are identical to the
+//! single queue, for every grouping.
 //!
 //! Owns the per-node queues (and the lower bound of each one's next event), the tournament and
 //! the choice of mode; it calls the same handlers as the single queue (`run.rs`) and never
 //! changes what an event does.
 
 use super::event::shuffle;
+use super::groups::Groups;
 use super::{Event, World};
 use crate::ids::PortId;
 use ccsim_engine::{ByEvent, EventQueue, IntrinsicOrder, SimDuration, SimTime};
@@ -196,6 +199,8 @@ impl World {
     /// the far end at `t + delay` at the earliest. So once every event before time `T` has run,
     /// each node can run all its own events before `T + L` (L the shortest link delay) without
     /// waiting for the others: whatever they send it in that window arrives after it. Nodes
+    /// joined by shorter links run together from one queue (a logical process, `groups.rs`), and
+    /// L is the shortest delay between processes. Nodes
     /// run one after another, each from its own small queue, with its ports, pipes and scheme
     /// state in cache, instead of every event going through one queue of every component.
     /// Observers (samples, the window opening) and the end of the chunk cut windows short and
@@ -371,18 +376,16 @@ impl World {
         Ok(())
     }
 
-    /// Whether `build` runs this world in windows: it can, its shortest link delay is at least
-    /// `MIN_WINDOW`, and its links carry cells. IP links carry packets of up to kilobytes, tens
+    /// Whether `build` runs this world in windows: it can, its grouping (`choose_groups`) gives
+    /// windows of at least `MIN_WINDOW` (the shortest link between logical processes), and its
+    /// links carry cells. IP links carry packets of up to kilobytes, tens
     /// of times fewer items per window than a cell link of the same rate: on seed 002's dumbbell
     /// (10 Mb/s, 2 ms links: about one packet per link per window) windows cost 1,463
     /// instructions per packet-hop against 823 from one queue (docs/benchmarks.md).
     pub(in crate::world) fn windows_pay(&self) -> bool {
-        self.can_run_in_windows().is_ok() && self.lookahead_bound() >= MIN_WINDOW && !self.ports.iter().any(|p| p.packets)
-    }
-
-    /// The longest window the links allow: the shortest link delay.
-    pub(in crate::world) fn lookahead_bound(&self) -> SimDuration {
-        self.ports.iter().map(|p| p.delay).min().unwrap_or(SimDuration::ZERO)
+        self.can_run_in_windows().is_ok()
+            && !self.ports.iter().any(|p| p.packets)
+            && self.choose_groups().is_some_and(|g| self.lookahead_of(&g.node_lp) >= MIN_WINDOW)
     }
 
     /// Where each pipe's arrivals go: events in its far end's queue, or (windowed mode) taken
@@ -392,32 +395,44 @@ impl World {
     /// sinks keep their own events.
     pub(in crate::world) fn index_inputs(&mut self) {
         let on = self.is_windowed();
-        let nodes = if on { self.nodes.len() } else { 0 };
-        self.arrive_lp = self.ports.iter().map(|p| p.to.0).collect();
-        self.node_inputs = vec![Vec::new(); nodes];
+        let lps = self.lps.len();
+        let node_lp = &self.node_lp;
+        // Every event belongs to the logical process of its node (`schedule`).
+        self.port_lp = self.ports.iter().map(|p| node_lp[p.from.index()]).collect();
+        self.vc_lp = self.vcs.iter().map(|vc| node_lp[self.ports[vc.fwd_ports[0].index()].from.index()]).collect();
+        self.vc_dest_lp =
+            self.vcs.iter().map(|vc| node_lp[self.ports[vc.fwd_ports[vc.fwd_ports.len() - 1].index()].to.index()]).collect();
+        self.arrive_lp = self.ports.iter().map(|p| node_lp[p.to.index()]).collect();
+        self.node_inputs = vec![Vec::new(); lps];
         self.input_leaf = vec![0; self.ports.len()];
-        self.wide_trees = vec![Vec::new(); nodes];
-        self.new_heads = vec![Vec::new(); nodes];
+        self.wide_trees = vec![Vec::new(); lps];
+        self.new_heads = vec![Vec::new(); lps];
         if on {
             let forward = self.crossed_forward(|_| true);
-            let joins = |i: usize| !self.ports[i].lazy_sink && forward[i];
-            let mut per_node = vec![0usize; self.nodes.len()];
+            // A link inside a logical process may deliver within the window it was sent in: its
+            // arrivals are events in the process's queue, as in the single queue.
+            let joins = |i: usize| {
+                let p = &self.ports[i];
+                !p.lazy_sink && forward[i] && node_lp[p.from.index()] != node_lp[p.to.index()]
+            };
+            let mut per_lp = vec![0usize; lps];
             for i in (0..self.ports.len()).filter(|&i| joins(i)) {
-                per_node[self.ports[i].to.index()] += 1;
+                per_lp[self.arrive_lp[i] as usize] += 1;
             }
-            // Nodes fed by more pipes than the widest window's tournament are wide (`wide.rs`);
+            // Processes fed by more pipes than the widest window's tournament are wide (`wide.rs`);
             // the others' tournaments are as wide as the busiest of them needs.
             let max_inputs = TournamentLayout { leaf_bits: MAX_LEAF_BITS }.max_inputs();
-            let wide: Vec<bool> = per_node.iter().map(|&n| n > max_inputs).collect();
-            self.layout = TournamentLayout::for_inputs(per_node.iter().copied().filter(|&n| n <= max_inputs).max().unwrap_or(0));
-            for i in (0..self.ports.len()).filter(|&i| joins(i)) {
-                let to = self.ports[i].to.index();
+            let wide: Vec<bool> = per_lp.iter().map(|&n| n > max_inputs).collect();
+            self.layout = TournamentLayout::for_inputs(per_lp.iter().copied().filter(|&n| n <= max_inputs).max().unwrap_or(0));
+            let joining: Vec<usize> = (0..self.ports.len()).filter(|&i| joins(i)).collect();
+            for i in joining {
+                let to = self.arrive_lp[i] as usize;
                 let inputs = &mut self.node_inputs[to];
                 self.input_leaf[i] = inputs.len() as u32;
                 inputs.push(PortId(i as u32));
                 self.arrive_lp[i] = if wide[to] { IN_WIDE_TOURNAMENT } else { IN_TOURNAMENT };
             }
-            for lp in (0..nodes).filter(|&lp| wide[lp]) {
+            for lp in (0..lps).filter(|&lp| wide[lp]) {
                 self.wide_trees[lp] = self.build_wide_tree(lp);
             }
         }
@@ -437,30 +452,45 @@ impl World {
         !self.lps.is_empty()
     }
 
-    /// Runs in windows (one queue per node) or from one queue; only before the run starts.
-    /// `build` chooses windows when they pay (`windows_pay`). The results are the same either way. Lazy sources (an emission
-    /// generated when its access link runs dry, `catch_up_source`) are a single-queue device:
-    /// in windows each source host runs its own emissions from its own queue.
+    /// Runs in windows or from one queue; only before the run starts. `build` chooses windows
+    /// when they pay (`windows_pay`). In windows, nodes are grouped into logical processes by
+    /// `choose_groups` (one per node where it finds none that pays). The results are the same
+    /// either way, and for every grouping. Lazy sources (an emission generated when its access
+    /// link runs dry, `catch_up_source`) are a single-queue device: in windows each source host
+    /// runs its own emissions from its own process's queue.
     pub fn set_windowed(&mut self, on: bool) -> Result<(), String> {
+        if on == self.is_windowed() {
+            return if self.events != 0 { Err("the engine mode can only change before the run".into()) } else { Ok(()) };
+        }
+        let groups = on.then(|| self.choose_groups().unwrap_or_else(|| Groups::per_node(self.nodes.len())));
+        self.set_mode(groups)
+    }
+
+    /// Runs in windows with logical processes `groups` (any grouping whose links between
+    /// processes all have a delay; one process for the whole world too); only before the run
+    /// starts. Results are those of the single queue whatever the grouping.
+    pub fn set_groups(&mut self, groups: Groups) -> Result<(), String> {
+        self.set_mode(Some(groups))
+    }
+
+    /// Windows with these logical processes, or (`None`) the single queue.
+    fn set_mode(&mut self, groups: Option<Groups>) -> Result<(), String> {
         if self.events != 0 {
             return Err("the engine mode can only change before the run".into());
         }
-        if on == self.is_windowed() {
-            return Ok(());
-        }
-        if on {
+        if let Some(g) = &groups {
             self.can_run_in_windows()?;
-            let l = self.lookahead_bound();
-            if l.is_zero() {
-                return Err("a link has no propagation delay: windows would be empty".into());
-            }
-            self.lookahead = l;
+            self.check_groups(g)?;
+            self.lookahead = self.lookahead_of(&g.node_lp);
         }
         let mut pending: Vec<(SimTime, Event)> = std::iter::from_fn(|| self.queue.pop()).collect();
         for q in &mut self.lps {
             pending.extend(std::iter::from_fn(|| q.pop()));
         }
-        self.lps = if on { (0..self.nodes.len()).map(|_| EventQueue::with_rule(ByEvent)).collect() } else { Vec::new() };
+        let on = groups.is_some();
+        let groups = groups.unwrap_or_else(|| Groups::per_node(self.nodes.len()));
+        self.lps = if on { (0..groups.count).map(|_| EventQueue::with_rule(ByEvent)).collect() } else { Vec::new() };
+        self.node_lp = groups.node_lp;
         self.index_inputs();
         self.queue = EventQueue::with_rule(ByEvent);
         for vc in &mut self.vcs {
