@@ -5,9 +5,11 @@
 //! may broadcast a rate notification. On the far side it is the connection's destination end
 //! system and rebuilds each connection's packets for its LAN. ACKs pass through.
 //!
-//! May touch its own state (`World::gateways`), its trunk VC, the arriving cell's VC books, and
-//! the LAN medium toward it, whose stations are its hosts' paced outputs (rate and queue
-//! notifications reach them over the LAN).
+//! May touch its own state (`World::gateways`), its trunk VC, the arriving cell's VC books (at the
+//! far gateway also the delivered count of the trunk that carried the cell, `Vc::carrier`: a
+//! book of another node's VC, to split per node when nodes run on threads), and the LAN medium
+//! toward it, whose stations are its hosts' paced outputs (rate and queue notifications reach them
+//! over the LAN).
 
 use crate::cell::{Cell, CellKind, Flags};
 use crate::hgrcp::{ip_length, ICMP_IP_BYTES};
