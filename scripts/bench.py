@@ -276,17 +276,10 @@ def parking_lot_text(n: int) -> tuple[str, list]:
     # The preset's name and description (its first lines, up to the description's closing quotes) replaced.
     quotes = '"' * 3
     body = head[head.index(quotes, head.index(quotes) + 3) + 3:]
+    from make_scale_presets import parking_lot_body  # this directory: the scale presets' generator
+
     parts = [f'name = "bench/parking-lot-{s}"\ndescription = "parking-lot-5 with {s} switches and {n} VCs"' + body]
-    parts += [f'[[switch]]\nname = "SW{k}"\n' for k in range(1, s + 1)]
-    parts += [f'[[link]]\nname = "L{k}"\nbetween = ["SW{k}", "SW{k + 1}"]\n' for k in range(1, s)]
-    groups = s - 1
-    for g in range(groups):
-        count = n // groups + (g < n % groups)
-        route = ", ".join(f'"SW{k}"' for k in range(g + 1, s + 1))
-        if count:
-            # Names that stay apart once numbered (G01v, G01v1, ... never meet G11v).
-            parts.append(f'[[source]]\nname = "G{g + 1:02d}v"\ncount = {count}\nroute = [{route}]\n')
-    return "\n".join(parts), []
+    return "\n".join(parts + parking_lot_body(s, n)), []
 
 
 def engine_scale_rows(world_of_n) -> list[dict]:

@@ -78,3 +78,15 @@ def test_filters_and_near_names():
     assert near_names("gfc1")[0] == "abr-benchmarks/gfc1"  # a scenario part alone
     assert near_names("abr-benchmarks/parkinglot-3")[0] == "abr-benchmarks/parking-lot-3"
     assert near_names("zzzz") == []
+
+
+def test_the_scale_presets_are_what_their_generator_writes():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("gen", root / "scripts" / "make_scale_presets.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    for name, make in gen.PRESETS.items():
+        assert preset_text(name) == make(), f"{name}: run scripts/make_scale_presets.py"
