@@ -227,15 +227,26 @@ impl World {
                 if self.lp_next[i] > bound.0 {
                     continue;
                 }
+                // Work counts (`work.rs`), when asked: one test per process run, none per event.
+                let before = self.events;
                 match self.layout.leaf_bits {
                     7 => self.run_node::<7>(i, start, bound),
                     8 => self.run_node::<8>(i, start, bound),
                     9 => self.run_node::<9>(i, start, bound),
                     _ => self.run_node::<MAX_LEAF_BITS>(i, start, bound),
                 }
+                if let Some(work) = &mut self.work {
+                    work.add(i, self.events - before);
+                }
+            }
+            if let Some(work) = &mut self.work {
+                work.close_window();
             }
             if Some(bound) == observer {
                 let (t, ev) = self.queue.pop().expect("peeked");
+                if let Some(work) = &mut self.work {
+                    work.add_serial();
+                }
                 self.process(t, ev);
             } else if bound == end {
                 self.now = until;

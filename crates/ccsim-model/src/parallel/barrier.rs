@@ -1,0 +1,99 @@
+//! The barrier that ends a window when logical processes run on several threads, and the
+//! micro-benchmark of one round of it on this machine (`measure`), which `--parallel-report`
+//! uses for its with-barrier estimate. Spin, then yield: a window on a busy world is microseconds
+//! long, far shorter than a park and wake-up through the kernel (`std::sync::Barrier`, a mutex
+//! and a condition variable), which `measure` times beside it for comparison.
+
+use std::hint::spin_loop;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Spins before each yield to the scheduler while waiting.
+const SPINS: u32 = 1 << 12;
+
+/// A reusable barrier for `n` threads: a counter of arrivals and a generation the last arrival
+/// advances. Waiters spin on the generation, yielding after `SPINS` spins.
+pub struct SpinBarrier {
+    n: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    pub fn new(n: usize) -> Self {
+        SpinBarrier { n: n.max(1), arrived: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+    }
+
+    /// Returns once all `n` threads have called it (this round).
+    pub fn wait(&self) {
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
+            // The others wait for the generation to change and touch `arrived` only after.
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if spins < SPINS {
+                spins += 1;
+                spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// Nanoseconds per round of two threads meeting at a barrier, `rounds` rounds each, for the
+/// spin barrier above and for `std::sync::Barrier`. A micro-benchmark: its value depends on the
+/// machine and its load (docs/benchmarks.md), never asserted.
+pub fn measure(rounds: u32) -> (f64, f64) {
+    let rounds = rounds.max(1);
+    let spin = SpinBarrier::new(2);
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        s.spawn(|| (0..rounds).for_each(|_| spin.wait()));
+        (0..rounds).for_each(|_| spin.wait());
+    });
+    let spin_ns = t.elapsed().as_nanos() as f64 / rounds as f64;
+    let std_barrier = std::sync::Barrier::new(2);
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        s.spawn(|| (0..rounds).for_each(|_| {
+            std_barrier.wait();
+        }));
+        (0..rounds).for_each(|_| {
+            std_barrier.wait();
+        });
+    });
+    (spin_ns, t.elapsed().as_nanos() as f64 / rounds as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    /// No thread passes round r before every thread has finished round r − 1's work.
+    #[test]
+    fn the_spin_barrier_keeps_threads_in_lockstep() {
+        let n = 3;
+        let rounds = 200;
+        let barrier = SpinBarrier::new(n);
+        let done = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..n {
+                s.spawn(|| {
+                    for r in 0..rounds {
+                        done.fetch_add(1, Ordering::SeqCst);
+                        barrier.wait();
+                        assert!(done.load(Ordering::SeqCst) >= (r + 1) * n as u64);
+                        barrier.wait();
+                    }
+                });
+            }
+        });
+        assert_eq!(done.load(Ordering::SeqCst), rounds * n as u64);
+    }
+}
