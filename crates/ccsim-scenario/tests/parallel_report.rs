@@ -5,20 +5,25 @@
 mod common;
 
 use ccsim_model::parallel::{partition::candidate_threads, THREADS};
-use ccsim_scenario::{Adjustments, Format, Run};
+use ccsim_scenario::{Adjustments, Format, Run, SeriesUse};
 use common::*;
 use serde_json::Value;
 
 fn open(text: &str, duration: &str) -> Run {
+    open_with(text, duration, SeriesUse::InMemory)
+}
+
+fn open_with(text: &str, duration: &str, series: SeriesUse) -> Run {
     let adj = Adjustments {
         overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
         ..Default::default()
     };
-    Run::from_text(text, Format::Toml, &adj).unwrap_or_else(|e| panic!("{e}"))
+    Run::open(text, Format::Toml, &adj, series).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every number of the result, fingerprint and events included, with counting on and off, in
-/// chunks (each chunk's end cuts a window).
+/// chunks (each chunk's end cuts a window), with series and without (`ccsim run --json`, whose
+/// idle samples pass between windows: counted as serial).
 #[test]
 fn counting_work_changes_nothing() {
     for (name, duration) in [
@@ -27,29 +32,31 @@ fn counting_work_changes_nothing() {
         ("abr-benchmarks/parking-lot-5", "40ms"),
         ("scale/parking-lot-32", "6ms"),
     ] {
-        let text = preset(name);
-        let result = |count: bool| {
-            let mut r = open(&text, duration);
-            assert!(r.world().is_windowed(), "{name} runs in windows");
-            if count {
-                r.world_mut().count_work().unwrap();
-            }
-            let end = r.world().end().as_ps();
-            for k in 1..=3 {
-                r.advance(ccsim_engine::SimTime::from_ps(end * k / 3));
-            }
-            let counted = r.world().work_counts().map(|w| (w.total(), w.windows()));
-            (r.finish().unwrap(), counted, r.world().events())
-        };
-        let (plain, none, events) = result(false);
-        let (counted, some, counted_events) = result(true);
-        assert!(none.is_none());
-        assert!(plain == counted, "{name}: counting changed the result\n{}", first_difference(&plain, &counted));
-        assert_eq!(plain["fingerprint"], counted["fingerprint"]);
-        // Every event is counted once: the processes' and the observers' between windows.
-        let (total, windows) = some.unwrap();
-        assert_eq!((total, events), (counted_events, counted_events), "{name}");
-        assert!(windows > 0);
+        for series in [SeriesUse::InMemory, SeriesUse::Discarded] {
+            let text = preset(name);
+            let result = |count: bool| {
+                let mut r = open_with(&text, duration, series);
+                assert!(r.world().is_windowed(), "{name} runs in windows");
+                if count {
+                    r.world_mut().count_work().unwrap();
+                }
+                let end = r.world().end().as_ps();
+                for k in 1..=3 {
+                    r.advance(ccsim_engine::SimTime::from_ps(end * k / 3));
+                }
+                let counted = r.world().work_counts().map(|w| (w.total(), w.windows()));
+                (r.finish().unwrap(), counted, r.world().events())
+            };
+            let (plain, none, events) = result(false);
+            let (counted, some, counted_events) = result(true);
+            assert!(none.is_none());
+            assert!(plain == counted, "{name}: counting changed the result\n{}", first_difference(&plain, &counted));
+            assert_eq!(plain["fingerprint"], counted["fingerprint"]);
+            // Every event is counted once: the processes' and the observers' between windows.
+            let (total, windows) = some.unwrap();
+            assert_eq!((total, events), (counted_events, counted_events), "{name}");
+            assert!(windows > 0);
+        }
     }
 }
 
