@@ -35,6 +35,10 @@ def test_json_report_leaves_every_other_number_alone(cli, env):
         assert t["speedup_work"] == r["total_events"] / t["critical_events"]
     assert r["threads"][0]["speedup_work"] == r["threads"][0]["speedup_with_barrier"] == 1.0
     assert r["ns_per_event"] > 0 and r["barrier_ns_2_threads"] > 0
+    # The busiest LP's work bounds every speed-up.
+    busiest = r["busiest_lp"]
+    assert busiest["nodes"] == len(busiest["first_nodes"]) == 1
+    assert all(t["speedup_work"] <= r["total_events"] / busiest["events"] for t in r["threads"])
 
 
 def test_text_report_and_one_queue_worlds(cli, env):

@@ -24,6 +24,11 @@ def print_parallel_report(out: Any, r: dict[str, Any]) -> None:
         f"{r['barrier_ns_2_threads']:,.0f} ns (spin) / {r['barrier_ns_std_2_threads']:,.0f} ns (std::sync::Barrier); "
         f"partitions (LPT) from {basis}"
     )
+    b = r["busiest_lp"]
+    names = ", ".join(b["first_nodes"]) + (f" and {b['nodes'] - len(b['first_nodes']):,} more" if b["nodes"] > 3 else "")
+    share = b["events"] / r["total_events"] if r["total_events"] else 0.0
+    out.print(f"the busiest logical process ({escape(names)}) runs {share:.1%} of the events: no thread count "
+              f"beats {1 / share if share else float('inf'):.2f}×")
     t = Table(title="predicted speed-up (work in events; one barrier per window)")
     for col in ("threads", "largest / smallest thread load", "work only", "with barrier"):
         t.add_column(col, justify="right")

@@ -39,6 +39,12 @@ pub fn report_json(
             })
         })
         .collect();
+    // The busiest LP bounds every partition's speed-up: no thread count beats total / its work.
+    let totals = counts.lp_totals();
+    let busiest = (0..totals.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i))).unwrap_or(0);
+    let node_lp = world.groups().node_lp;
+    let nodes: Vec<&str> =
+        world.nodes.iter().zip(&node_lp).filter(|(_, &lp)| lp as usize == busiest).map(|(n, _)| n.name.as_str()).collect();
     json!({
         "windowed": true,
         "work_unit": "events",
@@ -51,6 +57,11 @@ pub fn report_json(
         "ns_per_event": r.ns_per_event,
         "barrier_ns_2_threads": r.barrier_ns_2_threads,
         "barrier_ns_std_2_threads": barrier_ns.1,
+        "busiest_lp": {
+            "events": totals.get(busiest).copied().unwrap_or(0),
+            "nodes": nodes.len(),
+            "first_nodes": &nodes[..nodes.len().min(3)],
+        },
         "threads": threads,
     })
 }

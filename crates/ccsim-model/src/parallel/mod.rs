@@ -71,6 +71,11 @@ impl WorkCounts {
         self.lp_total.iter().sum::<u64>() + self.serial
     }
 
+    /// Per LP, its events over the run.
+    pub fn lp_totals(&self) -> &[u64] {
+        &self.lp_total
+    }
+
     pub fn windows(&self) -> u64 {
         self.windows
     }
