@@ -219,6 +219,7 @@ impl World {
             let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
             self.bound = bound;
             let start = self.now;
+            let counting = self.work.is_some();
             // One copy of the node loop per layout, its shifts and masks constants (a layout read
             // at run time cost GFC1 1.2 % more instructions per hop).
             for i in 0..self.lps.len() {
@@ -235,12 +236,12 @@ impl World {
                     9 => self.run_node::<9>(i, start, bound),
                     _ => self.run_node::<MAX_LEAF_BITS>(i, start, bound),
                 }
-                if let Some(work) = &mut self.work {
-                    work.add(i, self.events - before);
+                if counting {
+                    self.count_lp_run(i, self.events - before);
                 }
             }
-            if let Some(work) = &mut self.work {
-                work.close_window();
+            if counting {
+                self.close_counted_window();
             }
             if Some(bound) == observer {
                 let (t, ev) = self.queue.pop().expect("peeked");

@@ -36,6 +36,23 @@ impl World {
         Ok(())
     }
 
+    /// Logical process `lp` ran `events` events in the window being run (`run_windows`, when
+    /// counting). Out of line: the loop that runs processes keeps its shape when not counting.
+    #[inline(never)]
+    pub(in crate::world) fn count_lp_run(&mut self, lp: usize, events: u64) {
+        if let Some(work) = &mut self.work {
+            work.add(lp, events);
+        }
+    }
+
+    /// The window being run ends (`run_windows`, when counting).
+    #[inline(never)]
+    pub(in crate::world) fn close_counted_window(&mut self) {
+        if let Some(work) = &mut self.work {
+            work.close_window();
+        }
+    }
+
     /// The work counted so far (`count_work`), if asked for.
     pub fn work_counts(&self) -> Option<&WorkCounts> {
         self.work.as_deref()
