@@ -191,7 +191,8 @@ mod tests {
 
     #[test]
     fn lpt_is_deterministic_and_balanced() {
-        // Totals 7,6,5,4,3,3 onto 2 threads: 7→0, 6→1, 5→1 (6<7), 4→0, 3→0? loads 11,11 → 3→0, 3→1.
+        // Largest first: 7 → 0, 6 → 1, 5 → 1 (6 < 7), 4 → 0 (7 < 11), 3 (LP 0) → 0 (a tie at 11:
+        // the lower index), 3 (LP 3) → 1: 14 and 14.
         let totals = [3, 7, 5, 3, 6, 4];
         let p = lpt_partition(&totals, 2);
         assert_eq!(p, lpt_partition(&totals, 2));
