@@ -73,6 +73,13 @@ class Simulation:
         """Runs to `t_s` (capped at the end), GIL released; True once done. Before the end, lazy
         state (sources, sinks, ports) is left for the next reader to settle (changes no result)."""
         ...
+    def count_work(self) -> str | None:
+        """Counts each logical process's events per window (`--parallel-report`), before the run;
+        None, or why the world runs from one queue and has no windows to count."""
+        ...
+    def parallel_report(self) -> str:
+        """The `parallel_report` object as JSON text once the run is complete (measures a barrier)."""
+        ...
     def finish(self) -> dict[str, Any]:
         """The summary, `series` (binary columns per series) and, with a trace, `trace_columns`."""
         ...

@@ -183,6 +183,7 @@ def run(
     stream_series: str | Path | None = None,
     _stream_above_mb: float | None = None,
     series: bool = True,
+    parallel_report: bool = False,
     **overrides: Any,
 ) -> Result:
     """Runs a scenario and returns its ``Result``.
@@ -205,7 +206,10 @@ def run(
     ``_stream_above_mb`` (``ccsim run --out``): stream only series that would take more memory than
     this or than ``measure.max_series_mb``. ``series=False`` records no time series (the summary
     and every other number are the same; reading a series table then raises): what
-    ``ccsim run --json`` does, faster and in less memory.
+    ``ccsim run --json`` does, faster and in less memory. ``parallel_report=True`` counts each
+    logical process's events per window and adds the summary's ``parallel_report``: the speed-up
+    the run's partition would give on 2 to 64 threads (docs/benchmarks.md, "Scaling on paper"),
+    or why the world runs from one queue; counting changes no other number.
     """
     if not series and stream_series is not None:
         raise ValueError("stream_series needs series=True")
@@ -214,8 +218,12 @@ def run(
     pairs = override_pairs(set, overrides) + trace_pairs(trace)
     kept = "none" if not series else "memory" if stream_series is None else "streamed"
     sim, writer, notices = _simulate(source, pairs, seed, scheme, tcp, kept, progress, chunks, stream_series,
-                                     _stream_above_mb)
+                                     _stream_above_mb, count_work=parallel_report)
     data = sim.finish()
+    if parallel_report:
+        import json
+
+        data["parallel_report"] = json.loads(sim.parallel_report())
     _warn_if_trace_cut(data.get("trace"))
     # Loaded here, not with the module: `summary_json` (`ccsim run --json`) needs neither (~7 ms).
     from ._lazy import LazySeries, NoSeries
@@ -264,15 +272,19 @@ def summary_json(
 
 def _simulate(source: tuple[str, str, str], pairs: list[tuple[str, str]], seed: int | None,
               scheme: str | None, tcp: str | None, kept: str, progress: bool | Progress, chunks: int | None,
-              stream_series: str | Path | None = None, stream_above_mb: float | None = None):
+              stream_series: str | Path | None = None, stream_above_mb: float | None = None,
+              count_work: bool = False):
     """Builds the scenario's simulation and runs it to its end: ``run``'s work before the
     result. ``source`` is ``scenario_source``'s answer, ``kept`` the engine's series mode
     ("memory", "streamed", "none"). Returns the simulation, the series writer (streamed series
-    only) and the notices (also warned)."""
+    only) and the notices (also warned). ``count_work``: count the work per logical process and
+    window (``parallel_report``)."""
     text, fmt, _label = source
     seed = _check_seed(seed)
     _check_names(scheme=scheme, tcp=tcp)
     sim = _core.Simulation(text, fmt, pairs, scheme, seed, tcp, series=kept)
+    if count_work:
+        sim.count_work()
     writer = None
     if stream_series is not None:
         estimate, limit = sim.series_estimate_mb

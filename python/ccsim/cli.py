@@ -273,6 +273,9 @@ def run(
                                          "measure.trace.flows)."),
     trace_from: Optional[str] = typer.Option(None, "--trace-from", help="With --trace: events from this time (\"10ms\")."),
     trace_to: Optional[str] = typer.Option(None, "--trace-to", help="With --trace: events before this time."),
+    parallel_report: bool = typer.Option(False, "--parallel-report", help="Count each logical process's work per "
+                                         "window and print the speed-up 2 to 64 threads would give (with --json: "
+                                         "the summary's parallel_report)."),
 ) -> None:
     """Run a scenario and print its summary."""
     from .api import STREAM_ABOVE_MB
@@ -310,7 +313,7 @@ def run(
         try:
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
                                   trace=trace, stream_series=parts, _stream_above_mb=STREAM_ABOVE_MB,
-                                  series=out_dir is not None)
+                                  series=out_dir is not None, parallel_report=parallel_report)
         finally:
             progress.close()
         if out_dir is not None:
@@ -328,6 +331,10 @@ def run(
         sys.stdout.write(json.dumps(result.summary()) + "\n")
         return
     _print_summary(result.summary())
+    if parallel_report:
+        from ._parallel_report import print_parallel_report
+
+        print_parallel_report(out, result.summary()["parallel_report"])
     if out_dir is not None:
         figures = "" if no_plots else f"{', '.join(f.upper() for f in plot_format)} plots, "
         out.print(f"wrote {out_dir}/ (Parquet tables, {figures}summary.json, rates.md)")

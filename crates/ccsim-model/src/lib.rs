@@ -11,6 +11,7 @@ pub mod ids;
 pub mod ip;
 pub mod maxmin;
 pub mod measure;
+pub mod parallel;
 pub mod policer;
 pub mod port;
 pub mod sessions;

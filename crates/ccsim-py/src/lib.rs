@@ -145,6 +145,10 @@ fn topology(
 struct Simulation {
     run: Run,
     poisoned: Option<String>,
+    /// Wall time inside `run_until`, ns: the engine's own (the parallel report's ns per event).
+    engine_ns: u128,
+    /// Why work is not counted, once `count_work` was asked and refused.
+    not_counted: Option<String>,
 }
 
 #[pymethods]
@@ -171,7 +175,8 @@ impl Simulation {
             "none" => SeriesUse::Discarded,
             other => return Err(PyValueError::new_err(format!("series: expected memory, streamed or none, not {other:?}"))),
         };
-        Ok(Simulation { run: load(py, text, format, overrides, scheme, seed, tcp, series)?, poisoned: None })
+        let run = load(py, text, format, overrides, scheme, seed, tcp, series)?;
+        Ok(Simulation { run, poisoned: None, engine_ns: 0, not_counted: None })
     }
 
     /// The memory the whole run's series would take, MB, and the limit `measure.max_series_mb`.
@@ -250,7 +255,9 @@ impl Simulation {
         }
         let until = SimTime::ZERO + SimDuration::from_secs_f64(t_s.min(1e6));
         let run = &mut self.run;
+        let started = std::time::Instant::now();
         let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| run.advance(until))));
+        self.engine_ns += started.elapsed().as_nanos();
         match outcome {
             Ok(done) => Ok(done),
             Err(p) => {
@@ -261,6 +268,29 @@ impl Simulation {
                 Err(ccsim_error(py, "InternalError", msg))
             }
         }
+    }
+
+    /// Counts each logical process's work per window (`--parallel-report`); before the run only.
+    /// Returns None, or why the world has no windows to count (it runs from one queue).
+    fn count_work(&mut self) -> Option<String> {
+        let why = self.run.world_mut().count_work().err();
+        self.not_counted = why.clone();
+        why
+    }
+
+    /// The `parallel_report` object as JSON text, once the run is complete: the speed-up
+    /// predicted on 2 to 64 threads from the counted work, this run's engine ns per event and a
+    /// two-thread barrier round measured now (`ccsim_model::parallel::barrier::measure`).
+    fn parallel_report(&self, py: Python<'_>) -> String {
+        let world = self.run.world();
+        let why = self.not_counted.as_deref();
+        let barrier = if world.work_counts().is_some() {
+            py.detach(|| ccsim_model::parallel::barrier::measure(ccsim_scenario::parallel::BARRIER_ROUNDS))
+        } else {
+            (0.0, 0.0)
+        };
+        let ns_per_event = self.engine_ns as f64 / world.events().max(1) as f64;
+        ccsim_scenario::parallel::report_json(world, why, ns_per_event, barrier).to_string()
     }
 
     /// The result's `trace` entry as JSON text, if the run records a trace.

@@ -23,6 +23,7 @@ pub mod gfr;
 pub mod hgrcp;
 pub mod ip;
 mod load;
+pub mod parallel;
 mod tree;
 pub mod results;
 pub mod sessions;

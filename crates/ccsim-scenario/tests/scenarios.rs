@@ -332,23 +332,6 @@ fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<
     assert!(windowed == lazy, "{label}: lazy sources changed the result\n{}", first_difference(&windowed, &lazy));
 }
 
-/// The first path at which two JSON values differ, for a readable failure.
-fn first_difference(a: &Value, b: &Value) -> String {
-    fn walk(a: &Value, b: &Value, path: String) -> Option<String> {
-        match (a, b) {
-            (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, v)| match y.get(k) {
-                Some(w) => walk(v, w, format!("{path}.{k}")),
-                None => Some(format!("{path}.{k}: missing on one side")),
-            }),
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-                x.iter().zip(y).enumerate().find_map(|(i, (v, w))| walk(v, w, format!("{path}[{i}]")))
-            }
-            _ if a == b => None,
-            _ => Some(format!("{path}: {a} vs {b}")),
-        }
-    }
-    walk(a, b, String::new()).unwrap_or_default()
-}
 
 #[test]
 fn windowed_and_single_queue_runs_agree() {

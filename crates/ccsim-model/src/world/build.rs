@@ -394,6 +394,7 @@ impl WorldBuilder {
             scratch_bwd: Vec::new(),
             trace: None,
             train_ports: Vec::new(),
+            work: None,
             routes: Default::default(),
         };
         w.last_port_bits = vec![0.0; w.ports.len()];

@@ -8,6 +8,7 @@
 //! | `build.rs` | `WorldBuilder`: nodes, ports and VCs from specs, the initial events |
 //! | `run.rs` | the single-queue loop, dispatch of events, scheduling |
 //! | `windows.rs` | the windowed mode: one queue per logical process, the tournament over pipe heads |
+//! | `work.rs` | the windowed mode's work counts per logical process and window (`--parallel-report`) |
 //! | `groups.rs` | the windowed mode's logical processes: which nodes share a queue, the window they allow |
 //! | `wide.rs` | windowed nodes fed by more pipes than a window's tournament holds: kept tournaments |
 //! | `forward.rs` | a cell leaving a pipe, entering a port, leaving an event-scheduled port |
@@ -47,6 +48,7 @@ mod trace;
 mod vc;
 mod wide;
 mod windows;
+mod work;
 
 pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
 pub use event::Event;
@@ -134,6 +136,8 @@ pub struct World {
     trace: Option<Box<crate::trace::Trace>>,
     /// The credit ports that run as trains (`credit_train.rs`).
     train_ports: Vec<crate::ids::PortId>,
+    /// Windowed mode, when asked (`work.rs`): each logical process's events in each window.
+    work: Option<Box<crate::parallel::WorkCounts>>,
 }
 
 impl World {

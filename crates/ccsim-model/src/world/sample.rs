@@ -116,6 +116,10 @@ impl World {
             let (kind, comp) = ev.kind_and_component();
             self.fingerprint.add(t.as_ps(), kind, comp);
             self.events += 1;
+            // Work counts (`work.rs`): run between windows, by the loop that would own threads.
+            if let Some(work) = &mut self.work {
+                work.add_serial();
+            }
             self.schedule_sample_after(t);
         }
     }

@@ -219,6 +219,7 @@ impl World {
             let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
             self.bound = bound;
             let start = self.now;
+            let counting = self.work.is_some();
             // One copy of the node loop per layout, its shifts and masks constants (a layout read
             // at run time cost GFC1 1.2 % more instructions per hop).
             for i in 0..self.lps.len() {
@@ -227,15 +228,26 @@ impl World {
                 if self.lp_next[i] > bound.0 {
                     continue;
                 }
+                // Work counts (`work.rs`), when asked: one test per process run, none per event.
+                let before = self.events;
                 match self.layout.leaf_bits {
                     7 => self.run_node::<7>(i, start, bound),
                     8 => self.run_node::<8>(i, start, bound),
                     9 => self.run_node::<9>(i, start, bound),
                     _ => self.run_node::<MAX_LEAF_BITS>(i, start, bound),
                 }
+                if counting {
+                    self.count_lp_run(i, self.events - before);
+                }
+            }
+            if counting {
+                self.close_counted_window();
             }
             if Some(bound) == observer {
                 let (t, ev) = self.queue.pop().expect("peeked");
+                if let Some(work) = &mut self.work {
+                    work.add_serial();
+                }
                 self.process(t, ev);
             } else if bound == end {
                 self.now = until;

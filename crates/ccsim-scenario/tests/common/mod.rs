@@ -105,3 +105,21 @@ pub fn series(v: &Value, which: &str, key_field: &str, key: &str, value_field: &
     let x = s[value_field].as_array().unwrap();
     (0..t.len()).filter(|&i| k[i] == key).map(|i| (f(&t[i]), f(&x[i]))).collect()
 }
+
+/// The first path at which two JSON values differ, for a readable failure.
+pub fn first_difference(a: &Value, b: &Value) -> String {
+    fn walk(a: &Value, b: &Value, path: String) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, v)| match y.get(k) {
+                Some(w) => walk(v, w, format!("{path}.{k}")),
+                None => Some(format!("{path}.{k}: missing on one side")),
+            }),
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                x.iter().zip(y).enumerate().find_map(|(i, (v, w))| walk(v, w, format!("{path}[{i}]")))
+            }
+            _ if a == b => None,
+            _ => Some(format!("{path}: {a} vs {b}")),
+        }
+    }
+    walk(a, b, String::new()).unwrap_or_default()
+}
