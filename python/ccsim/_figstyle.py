@@ -115,10 +115,27 @@ def fit(fig, axes=None) -> None:
             ax.set_position([x0 / fw, y0 / fh, width / fw, height / fh])
 
 
-def save(fig, path, fmt: str, dpi: int = DPI, **options: Any) -> None:
-    """Writes ``fig`` in ``fmt`` (png at ``dpi``; pdf and svg are vector, their embedded
-    images, if any, at ``dpi``)."""
+#: zlib level of the PNGs ccsim writes: 1 encodes a plot several times faster than PIL's default
+#: (6), for files ~10 % larger (docs/benchmarks.md, "Writing results").
+PNG_COMPRESSION = 1
+
+
+def save(fig, path, fmt: str, dpi: int = DPI) -> None:
+    """Writes ``fig`` in ``fmt`` (png at ``dpi``, compressed at `PNG_COMPRESSION`; pdf and svg are
+    vector, their embedded images, if any, at ``dpi``)."""
+    options = {"pil_kwargs": {"compress_level": PNG_COMPRESSION}} if fmt == "png" else {}
     fig.savefig(path, format=fmt, dpi=dpi, **options)
 
 
-__all__ = ["DPI", "PANEL_SIZE", "check_dpi", "time_unit", "plain_ticks", "count_ticks", "legend", "new_figure", "fit", "save"]
+def save_formats(fig, out, name: str, formats, dpi: int = DPI) -> list:
+    """``fig`` as ``out/name.<fmt>`` for each of ``formats`` (`save`); the paths written."""
+    from pathlib import Path
+
+    paths = [Path(out) / f"{name}.{fmt}" for fmt in formats]
+    for path, fmt in zip(paths, formats):
+        save(fig, path, fmt, dpi)
+    return paths
+
+
+__all__ = ["DPI", "PANEL_SIZE", "check_dpi", "time_unit", "plain_ticks", "count_ticks", "legend", "new_figure", "fit", "save",
+           "save_formats", "PNG_COMPRESSION"]

@@ -8,6 +8,9 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
+#: The resolution of a run's `network.png` (a diagram: half the plots' 300 dpi is sharp).
+NETWORK_DPI = 150
+
 #: Drawings at most in one reproduction report (its presets with distinct networks, in name order).
 MAX_REPORT_NETWORKS = 8
 
@@ -15,20 +18,11 @@ MAX_REPORT_NETWORKS = 8
 def write_network(resolved_json: str, out: Path, formats: Sequence[str]) -> list[Path]:
     """`network.<fmt>` for each of ``formats``: the network of the resolved scenario (the run's
     own, every override applied)."""
-    from . import _mpl as plt
-
+    from ._figstyle import save_formats
     from .netdraw import draw
     from .topology import from_text
 
-    topo = from_text(resolved_json, "json", [], None, None, None)
-    fig = draw(topo)
-    written = []
-    for fmt in formats:
-        path = out / f"network.{fmt}"
-        fig.savefig(path, dpi=150 if fmt == "png" else None)
-        written.append(path)
-    plt.close(fig)
-    return written
+    return save_formats(draw(from_text(resolved_json, "json", [], None, None, None)), out, "network", formats, NETWORK_DPI)
 
 
 def _signature(topo) -> tuple:

@@ -379,15 +379,6 @@ def plot_overview(result: "Result", path: str | Path | None = None, dpi: int = s
     return fig
 
 
-#: zlib level of the PNGs `write_plots` writes: 1 encodes a plot several times faster than PIL's
-#: default (6), for files ~10 % larger (docs/benchmarks.md, "Writing results").
-PNG_COMPRESSION = 1
-
-
-def _save_options(fmt: str) -> dict:
-    return {"pil_kwargs": {"compress_level": PNG_COMPRESSION}} if fmt == "png" else {}
-
-
 def _side_by_side(left: Path, right: Path, path: Path, dpi: int) -> None:
     """The overview from two panels already drawn: their images pasted side by side (drawing them
     again would double the plotting time)."""
@@ -397,7 +388,7 @@ def _side_by_side(left: Path, right: Path, path: Path, dpi: int) -> None:
         both = Image.new("RGBA", (a.width + b.width, max(a.height, b.height)), "white")
         both.paste(a, (0, 0))
         both.paste(b, (a.width, 0))
-        both.save(path, compress_level=PNG_COMPRESSION, dpi=(dpi, dpi))
+        both.save(path, compress_level=style.PNG_COMPRESSION, dpi=(dpi, dpi))
 
 
 def write_plots(result: "Result", out: Path, formats=("png",), dpi: int = style.DPI) -> list[Path]:
@@ -417,11 +408,7 @@ def write_plots(result: "Result", out: Path, formats=("png",), dpi: int = style.
     if result.data.get("connections"):
         panels += [("cwnd", plot_cwnd), ("seq", plot_seq), ("goodput", plot_goodput), ("drops", plot_drops)]
     for name, fn in panels:
-        fig = fn(result)
-        for fmt in formats:
-            path = out / f"{name}.{fmt}"
-            style.save(fig, path, fmt, dpi, **_save_options(fmt))
-            written.append(path)
+        written += style.save_formats(fn(result), out, name, formats, dpi)
     # The overview, as `plot_overview` lays it out: ACR (or goodput) beside the queues; in PNG
     # from the two panels already drawn, in vector formats drawn again.
     for fmt in formats:

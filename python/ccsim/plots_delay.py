@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from . import _figstyle as style
+
 if TYPE_CHECKING:
     from .result import Result
 
@@ -150,7 +152,7 @@ def plot_delay_cdf(result: "Result", flows: list[str] | None = None, ax=None):
     return fig
 
 
-def write_delay_plots(result: "Result", out: Path, formats=("png",), dpi: int = 300) -> list[Path]:
+def write_delay_plots(result: "Result", out: Path, formats=("png",), dpi: int = style.DPI) -> list[Path]:
     """``delay`` and ``delay_cdf`` figures in each of ``formats`` (PNG at ``dpi``), where there is a
     delay to draw."""
     written = []
@@ -159,11 +161,7 @@ def write_delay_plots(result: "Result", out: Path, formats=("png",), dpi: int = 
                             ("delay_cdf", plot_delay_cdf, not result.delay_histogram.is_empty())):
         if not has:
             continue
-        fig = plot(result)
-        for fmt in formats:
-            path = Path(out) / f"{name}.{fmt}"
-            fig.savefig(path, dpi=dpi if fmt == "png" else None)
-            written.append(path)
+        written += style.save_formats(plot(result), out, name, formats, dpi)
     return written
 
 

@@ -24,19 +24,25 @@ PROBE = {"run.duration": "1ns", "run.measure_from": "0s"}
 _LISTED = 20  # names shown in an error
 
 
-def _names(task: dict[str, Any]) -> dict[str, list[str]] | None:
-    """Row names of each table and of each series recorded at time 0 (``series.queue``), or None if
-    the probe itself fails (the runs then report the error)."""
+def _quiet_run(scenario: Any, **options: Any):
+    """`ccsim.run` of a sweep's own probe, without its notices (`CcsimWarning`): the sweep's runs
+    themselves give them."""
     import warnings
 
     from ..api import run
     from ..errors import CcsimWarning
 
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CcsimWarning)
+        return run(scenario, **options)
+
+
+def _names(task: dict[str, Any]) -> dict[str, list[str]] | None:
+    """Row names of each table and of each series recorded at time 0 (``series.queue``), or None if
+    the probe itself fails (the runs then report the error)."""
     try:
-        # Quietly: 1 ns is shorter than any flow's start (the runs themselves give their notices).
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", CcsimWarning)
-            result = run(task["scenario"], scheme=task["scheme"], set={**task["set"], **PROBE})
+        # 1 ns is shorter than any flow's start.
+        result = _quiet_run(task["scenario"], scheme=task["scheme"], set={**task["set"], **PROBE})
     except CcsimError:
         return None
     data = result.data
@@ -56,21 +62,16 @@ def engine_probe(task: dict[str, Any]) -> dict[str, str] | None:
     """The fingerprint of a short run of one task (10 ms, or the run's duration if shorter, no
     series): what a resumed sweep compares to tell whether the engine still runs the stored
     scenarios as it did. None if the probe cannot run (the runs then report why)."""
-    import warnings
-
-    from ..api import resolve, run
-    from ..errors import CcsimWarning
+    from ..api import resolve
     from .metrics import _seconds
 
     try:
         d = resolve(task["scenario"], scheme=task["scheme"], set=task["set"])["run"]["duration"]
         seconds = min(ENGINE_PROBE_S, _seconds(d) if isinstance(d, str) else float(d))
         duration = f"{seconds * 1e3:g}ms"
-        # Quietly: flows that start after the probe's 10 ms are no news (the runs give their notices).
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", CcsimWarning)
-            result = run(task["scenario"], seed=task["seed"], scheme=task["scheme"], series=False,
-                         set={**task["set"], "run.duration": duration, "run.measure_from": "0s"})
+        # Flows that start after the probe's 10 ms are no news.
+        result = _quiet_run(task["scenario"], seed=task["seed"], scheme=task["scheme"], series=False,
+                            set={**task["set"], "run.duration": duration, "run.measure_from": "0s"})
     except (CcsimError, ValueError):
         return None
     return {"duration": duration, "fingerprint": str(result.data["fingerprint"])}
