@@ -26,6 +26,14 @@ impl Fingerprint {
         self.0 = self.0.wrapping_add(h);
     }
 
+    /// Takes in the events `other` mixed in (a fingerprint of another part of the same run,
+    /// started from the default), and leaves `other` at the default: the sum over every event
+    /// is the same however the events were split between fingerprints.
+    pub fn absorb(&mut self, other: &mut Fingerprint) {
+        self.0 = self.0.wrapping_add(other.0.wrapping_sub(Fingerprint::default().0));
+        *other = Fingerprint::default();
+    }
+
     pub fn value(self) -> u64 {
         self.0
     }
@@ -56,5 +64,14 @@ mod tests {
         assert_ne!(a, of(&[(1, 0, 0), (2, 1, 1)]));
         assert_ne!(a, of(&[(1, 0, 0), (2, 0, 1), (2, 0, 1)]));
         assert_ne!(a, of(&[(1, 0, 0)]));
+    }
+
+    #[test]
+    fn absorbing_a_part_gives_the_whole() {
+        let mut first = of(&[(1, 0, 0)]);
+        let mut second = of(&[(2, 0, 1), (3, 1, 1)]);
+        first.absorb(&mut second);
+        assert_eq!(first, of(&[(1, 0, 0), (2, 0, 1), (3, 1, 1)]));
+        assert_eq!(second, Fingerprint::default());
     }
 }

@@ -204,6 +204,27 @@ impl Run {
         &mut self.world
     }
 
+    /// Runs on up to `n` threads (`World::thread_plan`), building the other threads' copies of
+    /// the world from the scenario, in this world's engine mode and grouping; only before the run
+    /// starts. Returns the threads it runs on (fewer than `n` where the world has fewer units to
+    /// spread); refuses a world that cannot run on threads, with the reason.
+    pub fn set_threads(&mut self, n: usize) -> Result<usize, String> {
+        if n <= 1 {
+            return Ok(1);
+        }
+        let plan = self.world.thread_plan(n)?;
+        let groups = self.world.groups();
+        let shards = (1..plan.threads)
+            .map(|_| {
+                let mut w = build(&self.scenario);
+                w.set_groups(groups.clone())?;
+                Ok(w)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        self.world.set_threads(&plan, shards)?;
+        Ok(plan.threads)
+    }
+
     /// Advances to `until` (capped at the end of the run); true once complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {
         self.world.run_until(until)

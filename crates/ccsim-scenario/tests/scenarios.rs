@@ -333,6 +333,63 @@ fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<
 }
 
 
+/// A windowed preset run on 1, 2 and 3 threads, in chunks (some settling, some not): the
+/// same result, every series and the fingerprint included.
+fn assert_threads_match(name: &str, duration: &str) {
+    let text = std::fs::read_to_string(preset_dir().join(format!("{name}.toml"))).unwrap();
+    let adj = ccsim_scenario::Adjustments {
+        overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
+        ..Default::default()
+    };
+    let result = |threads: usize, chunks: u64| {
+        let mut r = Run::from_text(&text, Format::Toml, &adj).unwrap();
+        assert!(r.world().is_windowed(), "{name} runs in windows");
+        let ran_on = r.set_threads(threads).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(ran_on, threads.min(r.world().threads()), "{name}");
+        let end = r.world().end().as_ps();
+        for k in 1..=chunks {
+            let until = ccsim_engine::SimTime::from_ps(end * k / chunks);
+            if k % 2 == 0 { r.run_until(until) } else { r.advance(until) };
+        }
+        let v = r.finish().unwrap();
+        assert_eq!(v["conservation_ok"], true, "{name}");
+        (v, r.world().threads())
+    };
+    let (one, _) = result(1, 1);
+    for (threads, chunks) in [(2, 1), (2, 5), (3, 4)] {
+        let (many, ran) = result(threads, chunks);
+        assert!(ran >= 2, "{name}: ran on {ran} threads");
+        assert!(many == one, "{name}: {threads} threads ({ran} ran) in {chunks} chunks disagree with one\n{}", first_difference(&many, &one));
+    }
+}
+
+#[test]
+fn threads_give_the_results_of_one() {
+    assert_threads_match("abr-benchmarks/gfc1", "60ms");
+}
+
+/// Every windowed preset that can run on threads does, with the results of one thread; the
+/// others say why not. (The scale presets are shortened to a few windows.)
+#[test]
+fn every_windowed_preset_runs_on_threads_with_the_results_of_one() {
+    let mut threaded = Vec::new();
+    for (name, text) in presets() {
+        let r = Run::from_text(&text, Format::Toml, &Default::default()).unwrap();
+        if !r.world().is_windowed() {
+            continue;
+        }
+        match r.world().thread_plan(2) {
+            Ok(_) => threaded.push(name),
+            Err(why) => eprintln!("{name}: one thread ({why})"),
+        }
+    }
+    eprintln!("on threads: {threaded:?}");
+    for name in &threaded {
+        let duration = if name.starts_with("scale/") { "12ms" } else { "40ms" };
+        assert_threads_match(name, duration);
+    }
+}
+
 #[test]
 fn windowed_and_single_queue_runs_agree() {
     let names: Vec<String> = presets().into_iter().map(|(n, _)| n).filter(|n| n.starts_with("abr-benchmarks/")).collect();

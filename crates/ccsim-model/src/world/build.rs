@@ -395,6 +395,8 @@ impl WorldBuilder {
             trace: None,
             train_ports: Vec::new(),
             work: None,
+            shard: None,
+            threads: None,
             routes: Default::default(),
         };
         w.last_port_bits = vec![0.0; w.ports.len()];

@@ -8,6 +8,8 @@
 //! | `build.rs` | `WorldBuilder`: nodes, ports and VCs from specs, the initial events |
 //! | `run.rs` | the single-queue loop, dispatch of events, scheduling |
 //! | `windows.rs` | the windowed mode: one queue per logical process, the tournament over pipe heads |
+//! | `threads.rs` | the windowed mode on several threads: the plan, the shards, the loop of windows, the mailboxes |
+//! | `gather.rs` | threads: the world gathered into thread 0's copy for observers and readers, and given back |
 //! | `work.rs` | the windowed mode's work counts per logical process and window (`--parallel-report`) |
 //! | `groups.rs` | the windowed mode's logical processes: which nodes share a queue, the window they allow |
 //! | `wide.rs` | windowed nodes fed by more pipes than a window's tournament holds: kept tournaments |
@@ -36,6 +38,7 @@ mod credit_train;
 mod emit;
 mod event;
 mod forward;
+mod gather;
 mod groups;
 mod lazy;
 pub mod node;
@@ -44,6 +47,7 @@ mod run;
 mod route;
 mod sample;
 mod tcp;
+mod threads;
 mod trace;
 mod vc;
 mod wide;
@@ -53,6 +57,7 @@ mod work;
 pub use build::{GfrVc, PortSpec, VcKind, VcSpec, WorldBuilder};
 pub use event::Event;
 pub use groups::Groups;
+pub use threads::ThreadPlan;
 pub use node::{Node, NodeKind};
 pub use report::{GatewayReport, MaxminLimit, PortReport, Report, TcpReport, VcReport};
 pub use vc::{Ends, Vc, VcBooks};
@@ -138,6 +143,10 @@ pub struct World {
     train_ports: Vec<crate::ids::PortId>,
     /// Windowed mode, when asked (`work.rs`): each logical process's events in each window.
     work: Option<Box<crate::parallel::WorkCounts>>,
+    /// On several threads (`threads.rs`): this copy's place among them (every thread's copy), and
+    /// the other threads' copies with who owns what (thread 0's, the one callers hold).
+    shard: Option<Box<threads::Shard>>,
+    threads: Option<Box<threads::Threads>>,
 }
 
 impl World {
@@ -158,7 +167,7 @@ impl World {
     }
     /// Events scheduled and not yet run, in every queue.
     pub fn pending_events(&self) -> usize {
-        self.queue.len() + self.lps.iter().map(|q| q.len()).sum::<usize>()
+        self.queue.len() + self.lps.iter().map(|q| q.len()).sum::<usize>() + self.threads.as_ref().map_or(0, |t| t.other_pending)
     }
     /// Cells that finished crossing a link (IP packets are counted by `packet_hops`).
     pub fn cell_hops(&self) -> u64 {

@@ -3,7 +3,7 @@
 //!
 //! Owns the clock, the event count and the fingerprint; what an event does is the rooms'.
 
-use super::windows::{IN_TOURNAMENT, IN_WIDE_TOURNAMENT};
+use super::windows::{IN_TOURNAMENT, IN_WIDE_TOURNAMENT, REMOTE};
 use super::{Event, World};
 use crate::tcp_host::TcpEnd;
 use ccsim_engine::SimTime;
@@ -31,6 +31,8 @@ impl World {
             while let Some((t, ev)) = self.queue.pop_until(until) {
                 self.process(t, ev);
             }
+        } else if self.threads.is_some() {
+            self.run_threaded(until);
         } else {
             self.run_windows(until);
         }
@@ -99,6 +101,8 @@ impl World {
             Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_TOURNAMENT => return,
             // A wide node's kept tournament takes the pipe's new head.
             Event::PipeArrival(p) if self.arrive_lp[p.index()] == IN_WIDE_TOURNAMENT => return self.wide_head(p, t),
+            // Its far end runs on another thread, which schedules the arrival (`threads.rs`).
+            Event::PipeArrival(p) if self.arrive_lp[p.index()] == REMOTE => return,
             Event::PipeArrival(p) => self.arrive_lp[p.index()],
             Event::PortDeparture(p) | Event::SchemeTimer(p) | Event::Credit(p) => self.port_lp[p.index()],
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {

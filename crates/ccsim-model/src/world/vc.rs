@@ -28,6 +28,21 @@ pub struct VcBooks {
 }
 
 impl VcBooks {
+    /// Adds `other`'s counts to these and zeroes `other`'s (threads: `gather.rs`): books only
+    /// add up, so a VC's books are the sum of every thread's copy.
+    pub(in crate::world) fn absorb(&mut self, other: &mut VcBooks) {
+        let o = std::mem::take(other);
+        self.fwd_sent += o.fwd_sent;
+        self.fwd_delivered += o.fwd_delivered;
+        self.fwd_dropped += o.fwd_dropped;
+        self.bwd_sent += o.bwd_sent;
+        self.bwd_delivered += o.bwd_delivered;
+        self.bwd_dropped += o.bwd_dropped;
+        self.data_sent += o.data_sent;
+        self.data_delivered += o.data_delivered;
+        self.data_dropped += o.data_dropped;
+    }
+
     pub(in crate::world) fn count_drop(&mut self, cell: &Cell) {
         if cell.is_forward() {
             self.fwd_dropped += 1;
@@ -158,6 +173,29 @@ impl Vc {
         if let Ends::Tcp(t) = &mut self.ends {
             t.on_cell_dropped(cell, now);
         }
+    }
+
+    /// Threads (`gather.rs`): swaps what the VC's source host and ingress switch own (the source,
+    /// its wake-ups, the policer) with `other`'s copy of the same VC.
+    pub(in crate::world) fn swap_source_side(&mut self, other: &mut Vc) {
+        match (&mut self.ends, &mut other.ends) {
+            (Ends::Abr { source: a, .. }, Ends::Abr { source: b, .. }) => std::mem::swap(a, b),
+            (Ends::Vbr(a), Ends::Vbr(b)) => std::mem::swap(a, b),
+            _ => unreachable!("threads run ABR and background connections only (`thread_plan`)"),
+        }
+        std::mem::swap(&mut self.wake_gen, &mut other.wake_gen);
+        std::mem::swap(&mut self.pending_wake, &mut other.pending_wake);
+        std::mem::swap(&mut self.policer, &mut other.policer);
+    }
+
+    /// Threads (`gather.rs`): swaps what the VC's destination host owns (the destination end
+    /// system, the delays of what it delivered) with `other`'s copy of the same VC.
+    pub(in crate::world) fn swap_dest_side(&mut self, other: &mut Vc) {
+        if let (Ends::Abr { dest: a, .. }, Ends::Abr { dest: b, .. }) = (&mut self.ends, &mut other.ends) {
+            std::mem::swap(a, b);
+        }
+        std::mem::swap(&mut self.delay, &mut other.delay);
+        std::mem::swap(&mut self.ctd, &mut other.ctd);
     }
 
     /// Bytes delivered in order to the receiving application (TCP only).

@@ -20,6 +20,10 @@ pub(in crate::world) const IN_TOURNAMENT: u32 = u32::MAX;
 /// (`wide.rs`).
 pub(in crate::world) const IN_WIDE_TOURNAMENT: u32 = u32::MAX - 1;
 
+/// `World::arrive_lp` of a pipe whose far end runs on another thread, in the sender's copy
+/// (`threads.rs`): the receiver schedules its arrivals as the cells reach its copy of the pipe.
+pub(in crate::world) const REMOTE: u32 = u32::MAX - 2;
+
 /// A tournament leaf with no arrival left in the window (above every real key).
 const NO_ARRIVAL: u64 = u64::MAX;
 
@@ -220,8 +224,6 @@ impl World {
             self.bound = bound;
             let start = self.now;
             let counting = self.work.is_some();
-            // One copy of the node loop per layout, its shifts and masks constants (a layout read
-            // at run time cost GFC1 1.2 % more instructions per hop).
             for i in 0..self.lps.len() {
                 // A node with nothing before the window's end has nothing to run: most hosts of
                 // a large world in most windows, each queue a line or two out of the caches.
@@ -230,12 +232,7 @@ impl World {
                 }
                 // Work counts (`work.rs`), when asked: one test per process run, none per event.
                 let before = self.events;
-                match self.layout.leaf_bits {
-                    7 => self.run_node::<7>(i, start, bound),
-                    8 => self.run_node::<8>(i, start, bound),
-                    9 => self.run_node::<9>(i, start, bound),
-                    _ => self.run_node::<MAX_LEAF_BITS>(i, start, bound),
-                }
+                self.run_lp(i, start, bound);
                 if counting {
                     self.count_lp_run(i, self.events - before);
                 }
@@ -255,6 +252,19 @@ impl World {
             } else {
                 self.now = bound.0;
             }
+        }
+    }
+
+    /// Logical process `lp` runs its events before `bound` (`run_node`), with one copy of the node
+    /// loop per layout, its shifts and masks constants (a layout read at run time cost GFC1 1.2 %
+    /// more instructions per hop).
+    #[inline]
+    pub(in crate::world) fn run_lp(&mut self, lp: usize, start: SimTime, bound: (SimTime, u64)) {
+        match self.layout.leaf_bits {
+            7 => self.run_node::<7>(lp, start, bound),
+            8 => self.run_node::<8>(lp, start, bound),
+            9 => self.run_node::<9>(lp, start, bound),
+            _ => self.run_node::<MAX_LEAF_BITS>(lp, start, bound),
         }
     }
 
@@ -489,6 +499,9 @@ impl World {
     fn set_mode(&mut self, groups: Option<Groups>) -> Result<(), String> {
         if self.events != 0 {
             return Err("the engine mode can only change before the run".into());
+        }
+        if self.threads.is_some() {
+            return Err("the engine mode cannot change on threads".into());
         }
         if let Some(g) = &groups {
             self.can_run_in_windows()?;

@@ -1,0 +1,515 @@
+//! Threads: the windowed mode's logical processes run on several threads, with results identical
+//! to one thread (docs/DESIGN.md §2, "As built — threads").
+//!
+//! Each thread runs its own copy of the world (a *shard*, built from the same scenario) and only
+//! its own logical processes in it; the state of everything else in its copy is never touched.
+//! A window's events are independent across processes (`windows.rs`), so the threads run a window
+//! at once and meet at a barrier. Between threads, only cells cross: a link whose ends run on two
+//! threads (a *crossing* link) is pushed into at the sending thread and popped at the receiving
+//! one; at the end of each window the sender moves the cells that left its buffer into a mailbox
+//! for the receiver (`export`), which puts them into its own copy of the pipe before it runs the
+//! next window (`import`). A cell sent in a window arrives after it ends, so the receiver has
+//! every cell it needs before it needs it. Observers (samples, the measurement window's opening)
+//! run on thread 0 between windows with the world gathered into its copy (`gather.rs`), as the
+//! end of every chunk does for whoever reads the world.
+//!
+//! Owns the plan (which thread runs each process, `thread_plan`), the shards' set-up, the loop of
+//! windows with its barrier, and the mailboxes. What a run may hold to be threaded is in
+//! `thread_plan`: worlds outside it run on one thread.
+
+use super::windows::REMOTE;
+use super::{Event, World};
+use crate::ids::PortId;
+use crate::parallel::barrier::SpinBarrier;
+use crate::port::InFlight;
+use ccsim_engine::{ByEvent, EventQueue, SimDuration, SimTime};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard};
+
+/// Below this many events per window (the world's expected work in one window, `auto_threads`),
+/// the barrier that ends each window (a few microseconds) would cost more than a second thread
+/// gains: `auto` keeps one thread.
+const MIN_EVENTS_PER_WINDOW: f64 = 2_000.0;
+
+/// Which thread runs each logical process, and what that makes each thread own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadPlan {
+    /// Per logical process, its thread.
+    pub lp_thread: Vec<u32>,
+    pub threads: usize,
+}
+
+/// What one shard knows of its place among the threads (every shard, thread 0's too).
+pub(in crate::world) struct Shard {
+    pub index: usize,
+    /// The logical processes it runs, in index order (the order one thread runs them in).
+    pub owned: Vec<u32>,
+    /// The crossing links it sends on: the port and the thread at the far end.
+    pub out: Vec<(PortId, u32)>,
+}
+
+/// Cells that crossed from one thread to another in a window, in port order.
+type Mailbox = Mutex<Vec<(PortId, InFlight)>>;
+
+/// Thread 0's view of the run (kept in the world thread 0 runs, the one callers hold).
+pub(in crate::world) struct Threads {
+    /// The other threads' shards, each locked by its thread while it runs a window and by thread 0
+    /// between windows to gather.
+    pub others: Vec<Mutex<World>>,
+    /// Mailbox `j * threads + k`: cells from thread `j` to thread `k`.
+    mailboxes: Vec<Mailbox>,
+    pub map: ThreadMap,
+    /// Whether thread 0's copy holds the gathered world (between chunks) rather than its own part.
+    pub gathered: bool,
+    /// The run is complete and gathered for good (crossing pipes joined).
+    pub finished: bool,
+    /// Events waiting in the other shards' queues when last gathered.
+    pub other_pending: usize,
+}
+
+/// Who owns what: the thread of each port's sending node, of each VC's source and destination
+/// hosts, and the crossing links.
+pub(in crate::world) struct ThreadMap {
+    pub port_thread: Vec<u32>,
+    pub vc_src: Vec<u32>,
+    pub vc_dst: Vec<u32>,
+    /// Crossing links: port, sending thread, receiving thread.
+    pub crossing: Vec<(PortId, u32, u32)>,
+    /// Per logical process, its thread.
+    pub lp_thread: Vec<u32>,
+}
+
+/// What thread 0 tells the others at the start of a window: its end, or that the chunk is over.
+#[derive(Clone, Copy)]
+enum Step {
+    Window { bound: (SimTime, u64), until: SimTime },
+    Stop { until: SimTime },
+}
+
+/// What the threads share while a chunk runs.
+struct Shared<'a> {
+    barrier: SpinBarrier,
+    step: Mutex<Step>,
+    mailboxes: &'a [Mailbox],
+    threads: usize,
+    /// A thread that panicked leaves its message here and keeps meeting the others at the barrier,
+    /// so that every thread ends the chunk; thread 0 then panics with it.
+    failed: Mutex<Option<String>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| e.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".into())
+}
+
+impl World {
+    /// Why this world cannot run on several threads, if it cannot: it must run in windows, and
+    /// every connection's ends must keep to themselves. A TCP connection's two ends share its
+    /// table of frames in flight (`can_run_in_windows`), which a thread of its own would not see;
+    /// the per-item trace and the work counts of `--parallel-report` are kept in one order by one
+    /// thread.
+    pub fn can_run_on_threads(&self) -> Result<(), String> {
+        if !self.is_windowed() {
+            return Err(match self.can_run_in_windows() {
+                Err(why) => format!("the world runs from one queue ({why})"),
+                Ok(()) => "the world runs from one queue (its links are too short for windows)".into(),
+            });
+        }
+        if let Some(vc) = self.vcs.iter().find(|vc| !matches!(vc.ends, super::Ends::Abr { .. } | super::Ends::Vbr(_))) {
+            return Err(format!("connection {} is TCP: its two ends share the frames in flight", vc.name));
+        }
+        if self.trace.is_some() {
+            return Err("the event trace is recorded in one order by one thread".into());
+        }
+        if self.work.is_some() {
+            return Err("work counts (--parallel-report) are kept by one thread".into());
+        }
+        Ok(())
+    }
+
+    /// Per logical process, its *unit*: processes that must share a thread. A host runs with
+    /// the node at the other end of its access link (its destination's data cells are delivered
+    /// in batches that read the link's pipe and the connection at once, `lazy.rs`), and the ends
+    /// of a lossy link together (the loss is drawn where the link ends, in the port's state).
+    fn thread_units(&self) -> crate::world::Groups {
+        let mut label: Vec<u32> = (0..self.lps.len() as u32).collect();
+        fn find(l: &mut [u32], mut i: u32) -> u32 {
+            while l[i as usize] != i {
+                l[i as usize] = l[l[i as usize] as usize];
+                i = l[i as usize];
+            }
+            i
+        }
+        for p in &self.ports {
+            let host = |n: crate::ids::NodeId| self.nodes[n.index()].kind == super::NodeKind::Host;
+            if host(p.from) || host(p.to) || p.loss.is_some() || p.lazy_sink {
+                let (a, b) = (find(&mut label, self.node_lp[p.from.index()]), find(&mut label, self.node_lp[p.to.index()]));
+                let (lo, hi) = (a.min(b), a.max(b));
+                label[hi as usize] = lo;
+            }
+        }
+        let roots: Vec<u32> = (0..label.len() as u32).map(|i| find(&mut label, i)).collect();
+        crate::world::Groups::of_labels(&roots)
+    }
+
+    /// Each unit's expected work, cells per second: every connection's max-min rate once per
+    /// node of its route it arrives at (the arrivals are most of a window's events).
+    fn unit_work(&self, units: &crate::world::Groups) -> Vec<f64> {
+        let rates = self.maxmin_rates();
+        let mut work = vec![0.0; units.count];
+        for (vc, &r) in self.vcs.iter().zip(&rates) {
+            if !r.is_finite() {
+                continue;
+            }
+            for p in &vc.fwd_ports {
+                work[units.node_lp[self.node_lp[self.ports[p.index()].to.index()] as usize] as usize] += r;
+            }
+        }
+        work
+    }
+
+    /// The plan for `threads` threads: units (`thread_units`) onto threads by their expected work
+    /// (`unit_work`), largest first onto the least loaded (LPT, `crate::parallel::lpt_partition`);
+    /// thread 0, which also gathers the world between windows that hold an observer, is the one
+    /// with the most ports. Fewer threads than asked when there are fewer units.
+    pub fn thread_plan(&self, threads: usize) -> Result<ThreadPlan, String> {
+        self.can_run_on_threads()?;
+        let units = self.thread_units();
+        if units.count < 2 {
+            return Err("every node must share one thread (hosts run with their switch)".into());
+        }
+        let k = threads.clamp(1, units.count);
+        let work: Vec<u64> = self.unit_work(&units).iter().map(|w| w.round() as u64).collect();
+        let unit_thread = crate::parallel::lpt_partition(&work, k);
+        let mut ports = vec![0usize; k];
+        for p in &self.ports {
+            ports[unit_thread[units.node_lp[self.node_lp[p.from.index()] as usize] as usize] as usize] += 1;
+        }
+        // Thread 0 first: the most ports (ties: the lowest index), the others in index order.
+        let first = (0..k).max_by_key(|&t| (ports[t], std::cmp::Reverse(t))).expect("k >= 1") as u32;
+        let rename = |t: u32| if t == first { 0 } else if t < first { t + 1 } else { t };
+        let lp_thread = (0..self.lps.len()).map(|lp| rename(unit_thread[units.node_lp[lp] as usize])).collect();
+        Ok(ThreadPlan { lp_thread, threads: k })
+    }
+
+    /// The threads `auto` gives this world on a machine with `cores` cores: as many as it has
+    /// units to spread, 1 where it cannot run on threads or where a window holds too little work
+    /// to pay for the barrier that ends it (`MIN_EVENTS_PER_WINDOW`).
+    pub fn auto_threads(&self, cores: usize) -> usize {
+        if cores < 2 || self.can_run_on_threads().is_err() {
+            return 1;
+        }
+        let units = self.thread_units();
+        let per_window: f64 = self.unit_work(&units).iter().sum::<f64>() * self.lookahead.as_secs_f64();
+        if units.count < 2 || per_window < MIN_EVENTS_PER_WINDOW {
+            return 1;
+        }
+        cores.min(units.count)
+    }
+
+    /// Runs on the threads of `plan`, with `shards` the other threads' copies of this world: built
+    /// from the same scenario, the same way (checked: the same nodes, ports, connections,
+    /// processes and pending events). Only before the run starts.
+    pub fn set_threads(&mut self, plan: &ThreadPlan, shards: Vec<World>) -> Result<(), String> {
+        if self.events != 0 {
+            return Err("threads can only be set before the run".into());
+        }
+        if self.threads.is_some() {
+            return Err("threads are set already".into());
+        }
+        if shards.len() + 1 != plan.threads || plan.lp_thread.len() != self.lps.len() {
+            return Err(format!("the plan is for {} threads and {} processes", plan.threads, plan.lp_thread.len()));
+        }
+        self.can_run_on_threads()?;
+        let same = |w: &World| {
+            w.nodes.len() == self.nodes.len()
+                && w.ports.len() == self.ports.len()
+                && w.vcs.len() == self.vcs.len()
+                && w.node_lp == self.node_lp
+                && w.pending_events() == self.pending_events()
+                && w.events == 0
+        };
+        if !shards.iter().all(same) {
+            return Err("the threads' copies of the world differ".into());
+        }
+        let k = plan.threads;
+        let port_thread: Vec<u32> = self.ports.iter().map(|p| plan.lp_thread[self.node_lp[p.from.index()] as usize]).collect();
+        let arrive_thread = |p: &crate::port::Port| plan.lp_thread[self.node_lp[p.to.index()] as usize];
+        let crossing: Vec<(PortId, u32, u32)> = self
+            .ports
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| port_thread[*i] != arrive_thread(p))
+            .map(|(i, p)| (PortId(i as u32), port_thread[i], arrive_thread(p)))
+            .collect();
+        let lp_of_port = |p: PortId| self.node_lp[self.ports[p.index()].from.index()] as usize;
+        let vc_src = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(vc.fwd_ports[0])]).collect();
+        let vc_dst = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(*vc.rev_ports.last().expect("a route"))]).collect();
+        self.become_shard(0, plan, &crossing);
+        let others = shards
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut w)| {
+                w.become_shard(i + 1, plan, &crossing);
+                Mutex::new(w)
+            })
+            .collect();
+        self.threads = Some(Box::new(Threads {
+            others,
+            mailboxes: (0..k * k).map(|_| Mutex::new(Vec::new())).collect(),
+            map: ThreadMap { port_thread, vc_src, vc_dst, crossing, lp_thread: plan.lp_thread.clone() },
+            gathered: false,
+            finished: false,
+            other_pending: 0,
+        }));
+        Ok(())
+    }
+
+    /// This copy becomes thread `t`'s shard: it keeps only its own processes' events (thread 0
+    /// also the observers'), and its crossing links' arrivals are the receiver's to schedule.
+    fn become_shard(&mut self, t: usize, plan: &ThreadPlan, crossing: &[(PortId, u32, u32)]) {
+        let owned: Vec<u32> = (0..self.lps.len() as u32).filter(|&lp| plan.lp_thread[lp as usize] as usize == t).collect();
+        for lp in 0..self.lps.len() {
+            if plan.lp_thread[lp] as usize != t {
+                self.lps[lp] = EventQueue::with_rule(ByEvent);
+                self.lp_next[lp] = SimTime::MAX;
+            }
+        }
+        if t != 0 {
+            self.queue = EventQueue::with_rule(ByEvent);
+        }
+        let mut out = Vec::new();
+        for &(p, from, to) in crossing {
+            if from as usize == t {
+                self.arrive_lp[p.index()] = REMOTE;
+                out.push((p, to));
+            }
+        }
+        self.shard = Some(Box::new(Shard { index: t, owned, out }));
+    }
+
+    /// The number of threads the world runs on (1 unless `set_threads`).
+    pub fn threads(&self) -> usize {
+        self.threads.as_ref().map_or(1, |t| t.others.len() + 1)
+    }
+
+    /// `advance` on threads: the windows up to `until`, as `run_windows` runs them on one thread.
+    pub(in crate::world) fn run_threaded(&mut self, until: SimTime) {
+        let mut threads = self.threads.take().expect("threaded");
+        if threads.finished {
+            self.threads = Some(threads);
+            return;
+        }
+        if threads.gathered {
+            let mut others: Vec<&mut World> = threads.others.iter_mut().map(|m| m.get_mut().unwrap_or_else(|e| e.into_inner())).collect();
+            self.swap_owned(&threads.map, &mut others);
+            threads.gathered = false;
+        }
+        let shared = Shared {
+            barrier: SpinBarrier::new(threads.others.len() + 1),
+            step: Mutex::new(Step::Stop { until }),
+            mailboxes: &threads.mailboxes,
+            threads: threads.others.len() + 1,
+            failed: Mutex::new(None),
+        };
+        let (others, map) = (&threads.others, &threads.map);
+        let mut failure = None;
+        std::thread::scope(|s| {
+            for shard in others {
+                let shared = &shared;
+                s.spawn(move || worker(shard, shared));
+            }
+            failure = self.coordinate(until, &shared, others, map);
+        });
+        let thread_failed = lock(&shared.failed).take();
+        drop(shared);
+        let finishing = until >= self.measure.end;
+        let mut others: Vec<&mut World> = threads.others.iter_mut().map(|m| m.get_mut().unwrap_or_else(|e| e.into_inner())).collect();
+        threads.other_pending = self.gather(&threads.map, &mut others, finishing);
+        threads.gathered = true;
+        threads.finished = finishing;
+        self.threads = Some(threads);
+        if let Some(e) = failure {
+            resume_unwind(e);
+        }
+        if let Some(msg) = thread_failed {
+            panic!("{msg}");
+        }
+    }
+
+    /// Thread 0's loop: each window's end (as `run_windows` finds it), its own part of the
+    /// window, then the observer that ends it, if one does, on the gathered world. A panic here
+    /// or in another thread ends the chunk cleanly (every thread stops at the same barrier) and
+    /// is returned (thread 0's) or left in `Shared::failed` (another's).
+    fn coordinate(
+        &mut self,
+        until: SimTime,
+        shared: &Shared,
+        others: &[Mutex<World>],
+        map: &ThreadMap,
+    ) -> Option<Box<dyn std::any::Any + Send>> {
+        let end = (until + SimDuration::from_ps(1), 0);
+        let mut failure = None;
+        loop {
+            let next = catch_unwind(AssertUnwindSafe(|| {
+                if !self.measure.keep {
+                    self.pass_idle_samples(end);
+                }
+                let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
+                let observer = self.queue.peek_key();
+                (observer.map_or(lookahead, |o| o.min(lookahead)).min(end), observer)
+            }));
+            let (bound, observer) = match next {
+                Ok(next) => next,
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            };
+            *lock(&shared.step) = Step::Window { bound, until };
+            shared.barrier.wait();
+            let ran = catch_unwind(AssertUnwindSafe(|| self.shard_window(bound, until, shared.mailboxes, shared.threads)));
+            shared.barrier.wait();
+            if let Err(e) = ran {
+                failure = Some(e);
+                break;
+            }
+            if lock(&shared.failed).is_some() {
+                break;
+            }
+            if Some(bound) == observer {
+                let observed = catch_unwind(AssertUnwindSafe(|| {
+                    let (t, ev) = self.queue.pop().expect("peeked");
+                    let mut guards: Vec<MutexGuard<World>> = others.iter().map(lock).collect();
+                    let mut others: Vec<&mut World> = guards.iter_mut().map(|g| &mut **g).collect();
+                    self.gather(map, &mut others, false);
+                    self.process(t, ev);
+                    self.relocate_events(map, &mut others);
+                    self.swap_owned(map, &mut others);
+                }));
+                if let Err(e) = observed {
+                    failure = Some(e);
+                    break;
+                }
+            } else if bound == end {
+                break;
+            }
+        }
+        *lock(&shared.step) = Step::Stop { until };
+        shared.barrier.wait();
+        self.import(shared.mailboxes, shared.threads);
+        self.now = self.now.max(until);
+        shared.barrier.wait();
+        failure
+    }
+
+    /// After an observer ran on the gathered world: the events it scheduled for other threads'
+    /// processes (none today: settling schedules nothing new) go to their queues, not lost in
+    /// thread 0's copies.
+    fn relocate_events(&mut self, map: &ThreadMap, others: &mut [&mut World]) {
+        for lp in 0..self.lps.len() {
+            let t = map.lp_thread[lp] as usize;
+            if t == 0 {
+                continue;
+            }
+            let owner = &mut *others[t - 1];
+            while let Some((at, ev)) = self.lps[lp].pop() {
+                owner.lp_next[lp] = owner.lp_next[lp].min(at);
+                owner.lps[lp].push(at, ev);
+            }
+            owner.new_heads[lp].append(&mut self.new_heads[lp]);
+        }
+    }
+
+    /// One window of this shard: the cells other threads sent it, its own processes' events
+    /// before `bound`, and the cells it sent other threads.
+    fn shard_window(&mut self, bound: (SimTime, u64), until: SimTime, mailboxes: &[Mailbox], threads: usize) {
+        self.import(mailboxes, threads);
+        self.bound = bound;
+        let start = self.now;
+        let owned = std::mem::take(&mut self.shard.as_mut().expect("a shard").owned);
+        for &lp in &owned {
+            if self.lp_next[lp as usize] <= bound.0 {
+                self.run_lp(lp as usize, start, bound);
+            }
+        }
+        self.shard.as_mut().expect("a shard").owned = owned;
+        self.now = bound.0.min(until);
+        self.export(mailboxes, threads);
+    }
+
+    /// The cells that left this shard's crossing links' buffers by now go to the receivers'
+    /// mailboxes (a FIFO port's queued cells are its pipe's newest entries and stay).
+    fn export(&mut self, mailboxes: &[Mailbox], k: usize) {
+        let shard = self.shard.as_ref().expect("a shard");
+        let me = shard.index;
+        let mut to_thread = usize::MAX;
+        let mut mailbox = None;
+        for &(p, to) in &shard.out {
+            let port = &mut self.ports[p.index()];
+            port.sync(self.now);
+            let queued = if port.is_event_scheduled() { 0 } else { port.buffer.len() as usize };
+            let leaving = port.pipe.len() - queued;
+            if leaving == 0 {
+                continue;
+            }
+            if to as usize != to_thread {
+                to_thread = to as usize;
+                mailbox = Some(lock(&mailboxes[me * k + to_thread]));
+            }
+            let mb = mailbox.as_mut().expect("locked");
+            for _ in 0..leaving {
+                mb.push((p, port.pipe.pop_front().expect("counted")));
+            }
+        }
+    }
+
+    /// The cells other threads sent this shard go into its copies of their pipes; a pipe that was
+    /// empty has its new head scheduled here, where its arrivals are taken (the sender does not).
+    fn import(&mut self, mailboxes: &[Mailbox], k: usize) {
+        let me = self.shard.as_ref().expect("a shard").index;
+        for from in (0..k).filter(|&j| j != me) {
+            let mut mb = lock(&mailboxes[from * k + me]);
+            for (p, f) in mb.drain(..) {
+                let pipe = &mut self.ports[p.index()].pipe;
+                let head = pipe.is_empty();
+                pipe.push_back(f);
+                if head {
+                    self.schedule(f.arrival, Event::PipeArrival(p));
+                }
+            }
+        }
+    }
+
+}
+
+/// A thread other than 0: its shard's part of each window thread 0 announces, until it stops.
+fn worker(shard: &Mutex<World>, shared: &Shared) {
+    let mut failed = false;
+    loop {
+        shared.barrier.wait();
+        let step = *lock(&shared.step);
+        if !failed {
+            let mut w = lock(shard);
+            let r = catch_unwind(AssertUnwindSafe(|| match step {
+                Step::Window { bound, until } => w.shard_window(bound, until, shared.mailboxes, shared.threads),
+                Step::Stop { until } => {
+                    w.import(shared.mailboxes, shared.threads);
+                    w.now = w.now.max(until);
+                }
+            }));
+            if let Err(e) = r {
+                failed = true;
+                let at = w.current.map_or(String::new(), |ev| format!(" (at {}, {ev:?})", w.now));
+                lock(&shared.failed).get_or_insert(format!("a thread failed{at}: {}", panic_message(&*e)));
+            }
+        }
+        shared.barrier.wait();
+        if matches!(step, Step::Stop { .. }) {
+            return;
+        }
+    }
+}
