@@ -153,6 +153,17 @@ def override_pairs(set: Mapping[str, Any] | None, overrides: Mapping[str, Any]) 
     return pairs
 
 
+def thread_pairs(threads: int | str | None) -> list[tuple[str, str]]:
+    """`run(threads=...)` as the override of `run.threads`. None: the environment's
+    ``CCSIM_THREADS`` if set (process pools set it to 1 in their workers, so that workers × threads
+    stays within the cores), else as the scenario says."""
+    if threads is None:
+        threads = os.environ.get("CCSIM_THREADS") or None
+        if threads is not None and threads.strip().isdigit():
+            threads = int(threads)
+    return [] if threads is None else [("run.threads", _to_json("run.threads", threads))]
+
+
 def trace_pairs(trace: bool | Mapping[str, Any] | None) -> list[tuple[str, str]]:
     """`run(trace=...)` as overrides of `measure.trace` (None: as the scenario says)."""
     if trace is None:
@@ -184,6 +195,7 @@ def run(
     _stream_above_mb: float | None = None,
     series: bool = True,
     parallel_report: bool = False,
+    threads: int | str | None = None,
     **overrides: Any,
 ) -> Result:
     """Runs a scenario and returns its ``Result``.
@@ -209,13 +221,16 @@ def run(
     ``ccsim run --json`` does, faster and in less memory. ``parallel_report=True`` counts each
     logical process's events per window and adds the summary's ``parallel_report``: the speed-up
     the run's partition would give on 2 to 64 threads (docs/benchmarks.md, "Scaling on paper"),
-    or why the world runs from one queue; counting changes no other number.
+    or why the world runs from one queue; counting changes no other number. ``threads`` sets
+    ``run.threads``: ``"auto"`` (the default: the cores available, as many as the world can use, 1
+    where it cannot gain) or a count; the results are identical for every count, only the wall
+    time differs (``Result.threads`` says how many ran; docs/scenarios.md, "Threads").
     """
     if not series and stream_series is not None:
         raise ValueError("stream_series needs series=True")
     started = time.perf_counter()
     source = scenario_source(scenario)
-    pairs = override_pairs(set, overrides) + trace_pairs(trace)
+    pairs = override_pairs(set, overrides) + trace_pairs(trace) + thread_pairs(threads)
     kept = "none" if not series else "memory" if stream_series is None else "streamed"
     sim, writer, notices = _simulate(source, pairs, seed, scheme, tcp, kept, progress, chunks, stream_series,
                                      _stream_above_mb, count_work=parallel_report)
@@ -239,7 +254,9 @@ def run(
     else:
         data["series"] = LazySeries(data["series"])
     data.update(_metadata(started, notices))
-    return Result(data, resolved_json=sim.resolved_json())
+    result = Result(data, resolved_json=sim.resolved_json())
+    result.threads = sim.threads
+    return result
 
 
 def summary_json(
@@ -249,6 +266,7 @@ def summary_json(
     scheme: str | None = None,
     tcp: str | None = None,
     set: Mapping[str, Any] | None = None,
+    threads: int | str | None = None,
 ) -> str:
     """What ``ccsim run SCENARIO --json`` prints: the summary of ``run(..., series=False)`` (the
     same keys and values as ``Result.summary()``) as one line of JSON text. The engine writes the
@@ -256,7 +274,8 @@ def summary_json(
     than the run's own text, and the world they were built from was still alive."""
     started = time.perf_counter()
     source = scenario_source(scenario)
-    sim, _writer, notices = _simulate(source, override_pairs(set, {}), seed, scheme, tcp, "none", False, None)
+    pairs = override_pairs(set, {}) + thread_pairs(threads)
+    sim, _writer, notices = _simulate(source, pairs, seed, scheme, tcp, "none", False, None)
     text = sim.summary_text().rstrip()
     trace = sim.trace_summary
     del sim  # the world's memory goes before the text grows

@@ -155,7 +155,17 @@ def _num(x: Any, fmt: str) -> str:
     return "n/a" if x is None else format(x, fmt)
 
 
-def _print_summary(s: dict[str, Any]) -> None:
+def _thread_count(text: str | None) -> int | str | None:
+    """`--threads`: "auto" or a whole number, as `run.threads` takes it (its checks apply)."""
+    if text is None or text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise ScenarioError(f"--threads: \"auto\" or a whole number, not {text!r}") from None
+
+
+def _print_summary(s: dict[str, Any], threads: int = 1) -> None:
     """The summary as tables. Each table's title says what it covers, the measurement window or
     the whole run, and a table never mixes the two. Only the documented keys are required; the
     engine's extra ones (run-long queue maxima, link endpoints and rates) are shown when present."""
@@ -166,7 +176,8 @@ def _print_summary(s: dict[str, Any]) -> None:
         hops.append(f"{s['packet_hops']:,} packet-hops")
     out.print(
         f"[bold]{escape(str(s['scenario']))}[/bold]  seed {s['seed']}  {s['sim_time_s']:g} s simulated "
-        f"in {s['wall_s']:.2f} s  ({s['events']:,} events, {', '.join(hops)})"
+        f"in {s['wall_s']:.2f} s{f' on {threads} threads' if threads > 1 else ''}  ({s['events']:,} events, "
+        f"{', '.join(hops)})"
     )
     window = s.get("window_s")
     span = f", window {_span(*window)}" if window else ", window"
@@ -276,6 +287,9 @@ def run(
     parallel_report: bool = typer.Option(False, "--parallel-report", help="Count each logical process's work per "
                                          "window and print the speed-up 2 to 64 threads would give (with --json: "
                                          "the summary's parallel_report)."),
+    threads: Optional[str] = typer.Option(None, "--threads", metavar="N", help="Threads to run on: auto (the default: "
+                                          "the cores available, as many as the world can use) or a count; the results "
+                                          "are the same for every count (run.threads)."),
 ) -> None:
     """Run a scenario and print its summary."""
     from .api import STREAM_ABOVE_MB
@@ -313,7 +327,8 @@ def run(
         try:
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
                                   trace=trace, stream_series=parts, _stream_above_mb=STREAM_ABOVE_MB,
-                                  series=out_dir is not None, parallel_report=parallel_report)
+                                  series=out_dir is not None, parallel_report=parallel_report,
+                                  threads=_thread_count(threads))
         finally:
             progress.close()
         if out_dir is not None:
@@ -330,7 +345,7 @@ def run(
     if as_json:
         sys.stdout.write(json.dumps(result.summary()) + "\n")
         return
-    _print_summary(result.summary())
+    _print_summary(result.summary(), result.threads)
     if parallel_report:
         from ._parallel_report import print_parallel_report
 

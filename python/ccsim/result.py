@@ -149,6 +149,9 @@ class Result:
     def __init__(self, data: dict[str, Any], resolved_json: str | None = None):
         self._data = data
         self.resolved_json = resolved_json
+        #: The threads the run used (`run.threads`); not in the summary, which is the same for
+        #: every count.
+        self.threads = 1
 
     def __repr__(self) -> str:
         s = self._data

@@ -214,6 +214,11 @@ impl Simulation {
     fn now_s(&self) -> f64 {
         self.run.world().now().as_secs_f64()
     }
+    /// The threads the run uses (`run.threads`; known once it has started).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.run.world().threads()
+    }
     #[getter]
     fn events(&self) -> u64 {
         self.run.world().events()
@@ -254,6 +259,9 @@ impl Simulation {
             return Err(ccsim_error(py, "SimulationError", "run_until: time is NaN".into()));
         }
         let until = SimTime::ZERO + SimDuration::from_secs_f64(t_s.min(1e6));
+        if self.run.world().events() == 0 {
+            self.run.start_threads().map_err(|e| scenario_error(py, e))?;
+        }
         let run = &mut self.run;
         let started = std::time::Instant::now();
         let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| run.advance(until))));

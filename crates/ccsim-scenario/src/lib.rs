@@ -90,6 +90,8 @@ pub struct Run {
     world: World,
     /// The cells in flight were freed (`into_json`): no result can be counted again.
     released: bool,
+    /// Whether `run.threads` was applied (`start_threads`, before the first chunk).
+    threads_started: bool,
 }
 
 impl Run {
@@ -97,7 +99,7 @@ impl Run {
         let resolved = serde_json::to_string(&scenario).expect("scenarios serialise");
         let world = build(&scenario);
         scenario.notices.extend(never_started(&world, SimTime::ZERO + scenario.run.duration.0));
-        Run { scenario, resolved, world, released: false }
+        Run { scenario, resolved, world, released: false, threads_started: false }
     }
 
     pub fn from_text(text: &str, format: Format, adj: &Adjustments) -> Result<Run, ScenarioError> {
@@ -114,7 +116,25 @@ impl Run {
             SeriesUse::Discarded => run.world.discard_series(),
         }
         run.start_trace()?;
+        if let types::ThreadCount::Count(n @ 2..) = run.scenario.run.threads {
+            run.world.thread_plan(n as usize).map_err(|why| thread_error(n as usize, &why))?;
+        }
         Ok(run)
+    }
+
+    /// Applies `run.threads` (before the first chunk; `advance` does it if the caller did not):
+    /// "auto" takes `World::auto_threads` of the cores available; a count is refused if the world
+    /// cannot run on threads now (work counting turned on since loading, say). Returns the threads
+    /// the run uses.
+    pub fn start_threads(&mut self) -> Result<usize, ScenarioError> {
+        if self.threads_started {
+            return Ok(self.world.threads());
+        }
+        let n = match self.scenario.run.threads {
+            types::ThreadCount::Auto => self.world.auto_threads(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            types::ThreadCount::Count(n) => n as usize,
+        };
+        self.set_threads(n).map_err(|why| thread_error(n, &why))
     }
 
     /// The series recorded since the last call (or the start), taken out of the world.
@@ -209,6 +229,7 @@ impl Run {
     /// starts. Returns the threads it runs on (fewer than `n` where the world has fewer units to
     /// spread); refuses a world that cannot run on threads, with the reason.
     pub fn set_threads(&mut self, n: usize) -> Result<usize, String> {
+        self.threads_started = true;
         if n <= 1 {
             return Ok(1);
         }
@@ -227,12 +248,22 @@ impl Run {
 
     /// Advances to `until` (capped at the end of the run); true once complete.
     pub fn run_until(&mut self, until: SimTime) -> bool {
+        self.start_threads_quietly();
         self.world.run_until(until)
+    }
+
+    /// `start_threads` for callers that did not call it: a count that cannot be honoured now (it
+    /// was checked at loading) leaves the run on one thread, with the same results.
+    fn start_threads_quietly(&mut self) {
+        if !self.threads_started {
+            let _ = self.start_threads();
+        }
     }
 
     /// `run_until` leaving lazy state behind until the run is complete (`World::advance`): for
     /// chunked runs; call `settle_now` before reading counters between chunks.
     pub fn advance(&mut self, until: SimTime) -> bool {
+        self.start_threads_quietly();
         self.world.advance(until)
     }
 
@@ -243,7 +274,7 @@ impl Run {
 
     pub fn run_to_end(&mut self) {
         let end = self.world.end();
-        self.world.run_until(end);
+        self.run_until(end);
     }
 
     /// The result; fails if the run is incomplete or a conservation check broke.
@@ -290,6 +321,11 @@ impl Run {
         let name = &self.scenario.name;
         results::result_json(&self.world, report, true, name, self.scenario.run.seed, &self.scenario_hash(), detail)
     }
+}
+
+/// `run.threads` refused: the count and why (`World::can_run_on_threads`).
+fn thread_error(n: usize, why: &str) -> ScenarioError {
+    ScenarioError::new("run.threads", format!("{n} threads: {why}; leave run.threads at \"auto\" or 1"))
 }
 
 /// The notice for flows that start at or after the end of the run (`end`), one line for all of

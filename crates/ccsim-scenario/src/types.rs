@@ -78,6 +78,42 @@ pub struct RunSpec {
     /// Start of the measurement window for summary numbers (default: half the duration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub measure_from: Option<Duration>,
+    /// Threads the run uses: "auto" (the cores available, as many as the world has parts to
+    /// spread; 1 where it cannot gain) or a count. Results are identical for every count
+    /// (`ccsim docs scenarios`, "Threads"). Not part of the resolved scenario: it changes how the run
+    /// goes, never what it gives.
+    #[serde(default, skip_serializing)]
+    pub threads: ThreadCount,
+}
+
+/// `run.threads`: "auto" or a count of at least 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(try_from = "ThreadWord")]
+pub enum ThreadCount {
+    #[default]
+    Auto,
+    Count(u32),
+}
+
+/// How `run.threads` is written: the word "auto" or a whole number.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum ThreadWord {
+    Count(u32),
+    Word(String),
+}
+
+impl TryFrom<ThreadWord> for ThreadCount {
+    type Error = String;
+    fn try_from(w: ThreadWord) -> Result<Self, String> {
+        match w {
+            ThreadWord::Count(0) => Err("threads must be at least 1 (or \"auto\")".into()),
+            ThreadWord::Count(n) if n > 1024 => Err(format!("{n} threads: at most 1024")),
+            ThreadWord::Count(n) => Ok(ThreadCount::Count(n)),
+            ThreadWord::Word(w) if w == "auto" => Ok(ThreadCount::Auto),
+            ThreadWord::Word(w) => Err(format!("threads is \"auto\" or a whole number, not {w:?}")),
+        }
+    }
 }
 
 fn one() -> u64 {

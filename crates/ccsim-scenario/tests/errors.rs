@@ -503,6 +503,6 @@ fn an_error_is_one_line_whatever_the_keys_hold() {
     let mut v = base();
     v["run"]["\n"] = json!(1);
     let e = err_of(v).to_string();
-    assert_eq!(e, "run.\\n: unknown field `\\n`, expected one of `duration`, `seed`, `replication`, `measure_from`");
+    assert_eq!(e, "run.\\n: unknown field `\\n`, expected one of `duration`, `seed`, `replication`, `measure_from`, `threads`");
     assert!(!e.contains('\n'));
 }

@@ -335,14 +335,13 @@ fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<
 
 /// A windowed preset run on 1, 2 and 3 threads, in chunks (some settling, some not): the
 /// same result, every series and the fingerprint included.
-fn assert_threads_match(name: &str, duration: &str) {
-    let text = std::fs::read_to_string(preset_dir().join(format!("{name}.toml"))).unwrap();
+fn assert_threads_match(name: &str, text: &str, duration: &str) {
     let adj = ccsim_scenario::Adjustments {
         overrides: vec![("run.duration".into(), Value::from(duration)), ("run.measure_from".into(), Value::Null)],
         ..Default::default()
     };
     let result = |threads: usize, chunks: u64| {
-        let mut r = Run::from_text(&text, Format::Toml, &adj).unwrap();
+        let mut r = Run::from_text(text, Format::Toml, &adj).unwrap();
         assert!(r.world().is_windowed(), "{name} runs in windows");
         let ran_on = r.set_threads(threads).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(ran_on, threads.min(r.world().threads()), "{name}");
@@ -365,7 +364,7 @@ fn assert_threads_match(name: &str, duration: &str) {
 
 #[test]
 fn threads_give_the_results_of_one() {
-    assert_threads_match("abr-benchmarks/gfc1", "60ms");
+    assert_threads_match("abr-benchmarks/gfc1", &preset("abr-benchmarks/gfc1"), "60ms");
 }
 
 /// Every windowed preset that can run on threads does, with the results of one thread; the
@@ -386,8 +385,9 @@ fn every_windowed_preset_runs_on_threads_with_the_results_of_one() {
     eprintln!("on threads: {threaded:?}");
     for name in &threaded {
         let duration = if name.starts_with("scale/") { "12ms" } else { "40ms" };
-        assert_threads_match(name, duration);
+        assert_threads_match(name, &preset(name), duration);
     }
+    assert!(threaded.len() >= 9, "{threaded:?}");
 }
 
 #[test]
@@ -592,6 +592,7 @@ fn windowed_and_single_queue_runs_agree_on_random_chains() {
     };
     const DELAYS: [&str; 6] = ["5us", "20us", "50us", "200us", "1ms", "3ms"];
     let mut grouped = 0;
+    let mut threaded = 0;
     for case in 0..10 {
         let switches = 2 + next(4) as usize;
         let mut text = String::from(
@@ -621,7 +622,12 @@ fn windowed_and_single_queue_runs_agree_on_random_chains() {
             grouped += 1;
         }
         assert_windowed_matches_single_queue(&format!("random chain {case}"), &text, None, "30ms");
+        if r.world().thread_plan(2).is_ok() {
+            threaded += 1;
+            assert_threads_match(&format!("random chain {case}"), &text, "30ms");
+        }
     }
+    assert!(threaded >= 3, "{threaded} of the chains on threads");
     // The engine itself grouped some of them (the forced groupings cover the rest).
     assert!(grouped >= 2, "{grouped} of the chains in windows with processes of several nodes");
 }

@@ -97,7 +97,14 @@ def make_pool(workers: int) -> ProcessPoolExecutor | None:
 
     # spawn, not fork: polars keeps a thread pool, and forking a process with threads can
     # deadlock the child. Each worker pays the import once.
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=one_thread_each)
+
+
+def one_thread_each() -> None:
+    """A pool worker's runs use one thread each (``CCSIM_THREADS``, unless the user set it): the
+    pool's workers already fill the cores."""
+    os.environ.setdefault("CCSIM_THREADS", "1")
 
 
 # --- units --------------------------------------------------------------------------------------

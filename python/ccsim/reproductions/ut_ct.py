@@ -166,7 +166,7 @@ class Runner:
         # Quick runs of these presets keep the full length (data: quick_full_length).
         self.full, self.full_length = full, tuple(data["quick_full_length"]) if quick else ()
         self.pdu = data["pdu_bytes"]
-        self.pool = ProcessPoolExecutor(workers)
+        self.pool = ProcessPoolExecutor(workers, initializer=C.one_thread_each)
         self.progress = progress
         self.count = 0
 

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 /// Spins before a waiter parks: ~3 µs (a `spin_loop` hint, x86 PAUSE, takes tens of cycles on
 /// recent cores; 1,024 of them measured 14 µs a round here against 5 µs for always parking).
-const SPINS: u32 = 1 << 7;
+const SPINS: u32 = 1 << 14;
 
 /// A reusable barrier for `n` threads: a counter of arrivals and a generation the last arrival
 /// advances. Waiters spin on the generation, then park until it changes.

@@ -118,6 +118,27 @@ impl<T: Copy> Ring<T> {
         (i < self.len).then(|| &mut self.buf[k])
     }
 
+    /// The `n` oldest items (at most `len`) leave, appended to `out` oldest first: at most two
+    /// copies of a contiguous run (threads move the cells that left a buffer this way).
+    pub fn move_front_into(&mut self, n: usize, out: &mut Vec<T>) {
+        let n = n.min(self.len);
+        let first = n.min(self.buf.len() - self.head);
+        out.extend_from_slice(&self.buf[self.head..self.head + first]);
+        out.extend_from_slice(&self.buf[..n - first]);
+        self.head = self.wrap(self.head + n);
+        self.len -= n;
+        if self.len == 0 {
+            self.head = 0;
+        }
+    }
+
+    /// Appends `items`, oldest first.
+    pub fn extend_from_slice(&mut self, items: &[T]) {
+        for &item in items {
+            self.push_back(item);
+        }
+    }
+
     /// Oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         (0..self.len).map(move |i| self.slot(self.wrap(self.head + i)))
@@ -146,6 +167,26 @@ impl<T: Copy> Ring<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Items moved out in bulk are the oldest, in order, wrapped around the storage's end or not.
+    #[test]
+    fn moving_the_front_out_keeps_the_order() {
+        let mut r = Ring::default();
+        let mut next = 0u32;
+        let mut expect = std::collections::VecDeque::new();
+        for round in 0..50usize {
+            for _ in 0..(round * 7) % 23 {
+                r.push_back(next);
+                expect.push_back(next);
+                next += 1;
+            }
+            let mut out = Vec::new();
+            r.move_front_into((round * 5) % 17, &mut out);
+            let want: Vec<u32> = (0..out.len()).map(|_| expect.pop_front().unwrap()).collect();
+            assert_eq!(out, want);
+            assert_eq!(r.iter().copied().collect::<Vec<_>>(), expect.iter().copied().collect::<Vec<_>>());
+        }
+    }
     use std::collections::VecDeque;
 
     /// A ring stays within an eighth (and 16 slots) of the most items it held.

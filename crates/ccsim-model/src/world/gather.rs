@@ -2,7 +2,8 @@
 //! read it, and given back to the threads that own its parts.
 //!
 //! Each part of the world has one owner: a port the thread of its sending node, a connection's
-//! source (its wake-ups and its ingress policer) the thread of its source host, its destination
+//! source (and its wake-ups) the thread of its source host, its policer (GFR's F-GCRA) the thread
+//! of its ingress switch, its destination
 //! end (and the delays of what it delivered) the thread of its destination host. Gathering swaps
 //! every part another thread owns into thread 0's copy (thread 0's stale copy of it goes the other
 //! way: nobody reads it), and a second swap gives each part back. Counters that only add up
@@ -69,6 +70,10 @@ impl World {
         for (v, (&src, &dst)) in map.vc_src.iter().zip(&map.vc_dst).enumerate() {
             if src != 0 {
                 self.vcs[v].swap_source_side(&mut others[src as usize - 1].vcs[v]);
+            }
+            let ingress = map.vc_ingress[v] as usize;
+            if ingress != 0 {
+                std::mem::swap(&mut self.vcs[v].policer, &mut others[ingress - 1].vcs[v].policer);
             }
             if dst != 0 {
                 self.vcs[v].swap_dest_side(&mut others[dst as usize - 1].vcs[v]);

@@ -31,6 +31,10 @@ use std::sync::{Mutex, MutexGuard};
 /// gains: `auto` keeps one thread.
 const MIN_EVENTS_PER_WINDOW: f64 = 2_000.0;
 
+/// The most units `balance` moves after LPT, each move a look at every unit: bounded, so that a
+/// world of 20,000 units plans in milliseconds.
+const MAX_MOVES: usize = 256;
+
 /// Which thread runs each logical process, and what that makes each thread own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadPlan {
@@ -48,8 +52,15 @@ pub(in crate::world) struct Shard {
     pub out: Vec<(PortId, u32)>,
 }
 
-/// Cells that crossed from one thread to another in a window, in port order.
-type Mailbox = Mutex<Vec<(PortId, InFlight)>>;
+/// Cells that crossed from one thread to another in a window: per crossing link (in port order),
+/// how many of `cells` are its, oldest first.
+#[derive(Default)]
+struct Mail {
+    links: Vec<(PortId, u32)>,
+    cells: Vec<InFlight>,
+}
+
+type Mailbox = Mutex<Mail>;
 
 /// Thread 0's view of the run (kept in the world thread 0 runs, the one callers hold).
 pub(in crate::world) struct Threads {
@@ -73,23 +84,31 @@ pub(in crate::world) struct ThreadMap {
     pub port_thread: Vec<u32>,
     pub vc_src: Vec<u32>,
     pub vc_dst: Vec<u32>,
+    /// Per VC, the thread of its ingress switch (its policer's, GFR's F-GCRA).
+    pub vc_ingress: Vec<u32>,
     /// Crossing links: port, sending thread, receiving thread.
     pub crossing: Vec<(PortId, u32, u32)>,
     /// Per logical process, its thread.
     pub lp_thread: Vec<u32>,
 }
 
-/// What thread 0 tells the others at the start of a window: its end, or that the chunk is over.
+/// What every thread does next, as thread 0 announces it: run a window (ending at `bound`, an
+/// observer's key when `observed`), wait while thread 0 runs that observer on the gathered world,
+/// or take the last cells sent and stop (the chunk is over).
 #[derive(Clone, Copy)]
 enum Step {
-    Window { bound: (SimTime, u64), until: SimTime },
+    Window { bound: (SimTime, u64), until: SimTime, observed: bool },
+    Observe,
     Stop { until: SimTime },
 }
 
 /// What the threads share while a chunk runs.
 struct Shared<'a> {
     barrier: SpinBarrier,
-    step: Mutex<Step>,
+    /// Step `i` is in `steps[i % 2]`: thread 0 writes step `i + 1` before the barrier that ends step
+    /// `i`, and every thread reads step `i + 1` after it (before the barrier that ends it, which
+    /// thread 0 passes before it writes step `i + 3` there).
+    steps: [Mutex<Step>; 2],
     mailboxes: &'a [Mailbox],
     threads: usize,
     /// A thread that panicked leaves its message here and keeps meeting the others at the barrier,
@@ -130,42 +149,38 @@ impl World {
         Ok(())
     }
 
-    /// Per logical process, its *unit*: processes that must share a thread. A host runs with
-    /// the node at the other end of its access link (its destination's data cells are delivered
-    /// in batches that read the link's pipe and the connection at once, `lazy.rs`), and the ends
-    /// of a lossy link together (the loss is drawn where the link ends, in the port's state).
+    /// Per logical process, its *unit*: processes that must share a thread. A lazy sink (the
+    /// link to an ABR destination, whose data cells are delivered in batches that read the pipe and
+    /// the connection at once, `lazy.rs`) runs with both its ends, and so do a lossy link's (the
+    /// loss is drawn where the link ends, in the port's state). A source host may run apart from
+    /// its switch: what they share crosses its access link.
     fn thread_units(&self) -> crate::world::Groups {
         let mut label: Vec<u32> = (0..self.lps.len() as u32).collect();
-        fn find(l: &mut [u32], mut i: u32) -> u32 {
-            while l[i as usize] != i {
-                l[i as usize] = l[l[i as usize] as usize];
-                i = l[i as usize];
-            }
-            i
-        }
-        for p in &self.ports {
-            let host = |n: crate::ids::NodeId| self.nodes[n.index()].kind == super::NodeKind::Host;
-            if host(p.from) || host(p.to) || p.loss.is_some() || p.lazy_sink {
-                let (a, b) = (find(&mut label, self.node_lp[p.from.index()]), find(&mut label, self.node_lp[p.to.index()]));
-                let (lo, hi) = (a.min(b), a.max(b));
-                label[hi as usize] = lo;
-            }
+        for p in self.ports.iter().filter(|p| p.lazy_sink || p.loss.is_some()) {
+            let (a, b) = (find(&mut label, self.node_lp[p.from.index()]), find(&mut label, self.node_lp[p.to.index()]));
+            let (lo, hi) = (a.min(b), a.max(b));
+            label[hi as usize] = lo;
         }
         let roots: Vec<u32> = (0..label.len() as u32).map(|i| find(&mut label, i)).collect();
         crate::world::Groups::of_labels(&roots)
     }
 
-    /// Each unit's expected work, cells per second: every connection's max-min rate once per
-    /// node of its route it arrives at (the arrivals are most of a window's events).
+    /// Each unit's expected work, events per second, from every connection's max-min rate: its
+    /// source's emissions at its source host, its cells' arrivals at each node of its route (at a
+    /// lazy destination only its RM cells', one in `NRM`), the events most of a window's are.
     fn unit_work(&self, units: &crate::world::Groups) -> Vec<f64> {
+        const NRM: f64 = 32.0;
         let rates = self.maxmin_rates();
         let mut work = vec![0.0; units.count];
+        let unit_of = |n: crate::ids::NodeId| units.node_lp[self.node_lp[n.index()] as usize] as usize;
         for (vc, &r) in self.vcs.iter().zip(&rates) {
             if !r.is_finite() {
                 continue;
             }
+            work[unit_of(self.ports[vc.fwd_ports[0].index()].from)] += r;
             for p in &vc.fwd_ports {
-                work[units.node_lp[self.node_lp[self.ports[p.index()].to.index()] as usize] as usize] += r;
+                let port = &self.ports[p.index()];
+                work[unit_of(port.to)] += if port.lazy_sink { r / NRM } else { r };
             }
         }
         work
@@ -179,11 +194,10 @@ impl World {
         self.can_run_on_threads()?;
         let units = self.thread_units();
         if units.count < 2 {
-            return Err("every node must share one thread (hosts run with their switch)".into());
+            return Err("every node must share one thread (destinations run with their switch)".into());
         }
         let k = threads.clamp(1, units.count);
-        let work: Vec<u64> = self.unit_work(&units).iter().map(|w| w.round() as u64).collect();
-        let unit_thread = crate::parallel::lpt_partition(&work, k);
+        let unit_thread = self.balance(&units, &self.unit_work(&units), k);
         let mut ports = vec![0usize; k];
         for p in &self.ports {
             ports[unit_thread[units.node_lp[self.node_lp[p.from.index()] as usize] as usize] as usize] += 1;
@@ -195,11 +209,60 @@ impl World {
         Ok(ThreadPlan { lp_thread, threads: k })
     }
 
+    /// Per unit, its thread among `k`: each host first with the node at the other end of its
+    /// access link (its cells then never cross between threads), those groups onto threads by
+    /// their expected work (`work`, per unit), largest first onto the least loaded (LPT,
+    /// `crate::parallel::lpt_partition`); then, while it lowers the busiest thread's load, the
+    /// unit that best evens the busiest and the idlest threads moves between them (a source host
+    /// apart from its switch, say: its cells then cross, a copy each at the window's end).
+    fn balance(&self, units: &crate::world::Groups, work: &[f64], k: usize) -> Vec<u32> {
+        let mut label: Vec<u32> = (0..units.count as u32).collect();
+        let unit_of = |n: crate::ids::NodeId| units.node_lp[self.node_lp[n.index()] as usize];
+        for p in &self.ports {
+            let host = |n: crate::ids::NodeId| self.nodes[n.index()].kind == super::NodeKind::Host;
+            if host(p.from) || host(p.to) {
+                let (a, b) = (find(&mut label, unit_of(p.from)), find(&mut label, unit_of(p.to)));
+                label[a.max(b) as usize] = a.min(b);
+            }
+        }
+        let roots: Vec<u32> = (0..units.count as u32).map(|u| find(&mut label, u)).collect();
+        let coarse = crate::world::Groups::of_labels(&roots);
+        let mut coarse_work = vec![0u64; coarse.count];
+        for (u, w) in work.iter().enumerate() {
+            coarse_work[coarse.node_lp[u] as usize] += w.round() as u64;
+        }
+        let coarse_thread = crate::parallel::lpt_partition(&coarse_work, k);
+        let mut unit_thread: Vec<u32> = coarse.node_lp.iter().map(|&c| coarse_thread[c as usize]).collect();
+        let mut load = vec![0.0; k];
+        for (u, &t) in unit_thread.iter().enumerate() {
+            load[t as usize] += work[u];
+        }
+        for _ in 0..MAX_MOVES {
+            let by = |a: &usize, b: &usize| load[*a].total_cmp(&load[*b]).then(b.cmp(a));
+            let (busiest, idlest) = ((0..k).max_by(by).expect("k >= 1"), (0..k).min_by(by).expect("k >= 1"));
+            let gap = load[busiest] - load[idlest];
+            // Moving `w` leaves the two at max(busiest − w, idlest + w): best at w = gap / 2.
+            let best = (0..units.count)
+                .filter(|&u| unit_thread[u] as usize == busiest && work[u] > 0.0 && work[u] < gap)
+                .min_by(|&a, &b| (work[a] - gap / 2.0).abs().total_cmp(&(work[b] - gap / 2.0).abs()).then(a.cmp(&b)));
+            let Some(u) = best else { break };
+            unit_thread[u] = idlest as u32;
+            load[busiest] -= work[u];
+            load[idlest] += work[u];
+        }
+        unit_thread
+    }
+
     /// The threads `auto` gives this world on a machine with `cores` cores: as many as it has
-    /// units to spread, 1 where it cannot run on threads or where a window holds too little work
-    /// to pay for the barrier that ends it (`MIN_EVENTS_PER_WINDOW`).
+    /// units to spread, 1 where it cannot run on threads, where a window holds too little work to
+    /// pay for the barrier that ends it (`MIN_EVENTS_PER_WINDOW`), or where a node is fed by more
+    /// links than a window's tournament holds (a *wide* node, `wide.rs`): there the work is the
+    /// start's, before the scheme's first feedback (at 10,000 sources, `scale/gfc1-10k`, the
+    /// switch they share runs 44 % of the events, after the first 15 ms), which the estimate from
+    /// max-min rates cannot see, and the partition would leave one thread nearly idle
+    /// (docs/scenarios.md, "Threads").
     pub fn auto_threads(&self, cores: usize) -> usize {
-        if cores < 2 || self.can_run_on_threads().is_err() {
+        if cores < 2 || self.can_run_on_threads().is_err() || self.wide_trees.iter().any(|t| !t.is_empty()) {
             return 1;
         }
         let units = self.thread_units();
@@ -248,6 +311,7 @@ impl World {
         let lp_of_port = |p: PortId| self.node_lp[self.ports[p.index()].from.index()] as usize;
         let vc_src = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(vc.fwd_ports[0])]).collect();
         let vc_dst = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(*vc.rev_ports.last().expect("a route"))]).collect();
+        let vc_ingress = self.vcs.iter().map(|vc| plan.lp_thread[self.node_lp[self.ports[vc.fwd_ports[0].index()].to.index()] as usize]).collect();
         self.become_shard(0, plan, &crossing);
         let others = shards
             .into_iter()
@@ -259,8 +323,8 @@ impl World {
             .collect();
         self.threads = Some(Box::new(Threads {
             others,
-            mailboxes: (0..k * k).map(|_| Mutex::new(Vec::new())).collect(),
-            map: ThreadMap { port_thread, vc_src, vc_dst, crossing, lp_thread: plan.lp_thread.clone() },
+            mailboxes: (0..k * k).map(|_| Mutex::new(Mail::default())).collect(),
+            map: ThreadMap { port_thread, vc_src, vc_dst, vc_ingress, crossing, lp_thread: plan.lp_thread.clone() },
             gathered: false,
             finished: false,
             other_pending: 0,
@@ -310,7 +374,7 @@ impl World {
         }
         let shared = Shared {
             barrier: SpinBarrier::new(threads.others.len() + 1),
-            step: Mutex::new(Step::Stop { until }),
+            steps: [Mutex::new(Step::Stop { until }), Mutex::new(Step::Stop { until })],
             mailboxes: &threads.mailboxes,
             threads: threads.others.len() + 1,
             failed: Mutex::new(None),
@@ -340,10 +404,11 @@ impl World {
         }
     }
 
-    /// Thread 0's loop: each window's end (as `run_windows` finds it), its own part of the
-    /// window, then the observer that ends it, if one does, on the gathered world. A panic here
-    /// or in another thread ends the chunk cleanly (every thread stops at the same barrier) and
-    /// is returned (thread 0's) or left in `Shared::failed` (another's).
+    /// Thread 0's loop: each window's end (as `run_windows` finds it), announced before the
+    /// barrier that ends the step before it (one barrier per window); its own part of each window;
+    /// the observer that ends a window, if one does, on the gathered world while the others wait.
+    /// A panic here or in another thread ends the chunk cleanly (every thread stops at the same
+    /// barrier) and is returned (thread 0's) or left in `Shared::failed` (another's).
     fn coordinate(
         &mut self,
         until: SimTime,
@@ -353,57 +418,66 @@ impl World {
     ) -> Option<Box<dyn std::any::Any + Send>> {
         let end = (until + SimDuration::from_ps(1), 0);
         let mut failure = None;
+        let mut caught = |r: std::thread::Result<Step>| match r {
+            Ok(step) => step,
+            Err(e) => {
+                failure.get_or_insert(e);
+                Step::Stop { until }
+            }
+        };
+        let mut step = caught(catch_unwind(AssertUnwindSafe(|| self.next_window(until, end))));
+        let mut i = 0;
+        *lock(&shared.steps[0]) = step;
+        shared.barrier.wait();
         loop {
-            let next = catch_unwind(AssertUnwindSafe(|| {
-                if !self.measure.keep {
-                    self.pass_idle_samples(end);
+            let next = match step {
+                Step::Window { bound, observed, .. } => {
+                    caught(catch_unwind(AssertUnwindSafe(|| {
+                        self.shard_window(bound, until, shared.mailboxes, shared.threads);
+                        if observed {
+                            Step::Observe
+                        } else if bound == end {
+                            Step::Stop { until }
+                        } else {
+                            self.next_window(until, end)
+                        }
+                    })))
                 }
-                let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
-                let observer = self.queue.peek_key();
-                (observer.map_or(lookahead, |o| o.min(lookahead)).min(end), observer)
-            }));
-            let (bound, observer) = match next {
-                Ok(next) => next,
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            };
-            *lock(&shared.step) = Step::Window { bound, until };
-            shared.barrier.wait();
-            let ran = catch_unwind(AssertUnwindSafe(|| self.shard_window(bound, until, shared.mailboxes, shared.threads)));
-            shared.barrier.wait();
-            if let Err(e) = ran {
-                failure = Some(e);
-                break;
-            }
-            if lock(&shared.failed).is_some() {
-                break;
-            }
-            if Some(bound) == observer {
-                let observed = catch_unwind(AssertUnwindSafe(|| {
-                    let (t, ev) = self.queue.pop().expect("peeked");
+                Step::Observe => caught(catch_unwind(AssertUnwindSafe(|| {
+                    let (t, ev) = self.queue.pop().expect("the window ended at it");
                     let mut guards: Vec<MutexGuard<World>> = others.iter().map(lock).collect();
                     let mut others: Vec<&mut World> = guards.iter_mut().map(|g| &mut **g).collect();
                     self.gather(map, &mut others, false);
                     self.process(t, ev);
                     self.relocate_events(map, &mut others);
                     self.swap_owned(map, &mut others);
-                }));
-                if let Err(e) = observed {
-                    failure = Some(e);
-                    break;
+                    self.next_window(until, end)
+                }))),
+                Step::Stop { .. } => {
+                    self.import(shared.mailboxes, shared.threads);
+                    self.now = self.now.max(until);
+                    shared.barrier.wait();
+                    return failure;
                 }
-            } else if bound == end {
-                break;
-            }
+            };
+            // A thread that failed stops the chunk (noticed here, a step after it failed at most).
+            step = if lock(&shared.failed).is_some() { Step::Stop { until } } else { next };
+            i += 1;
+            *lock(&shared.steps[i % 2]) = step;
+            shared.barrier.wait();
         }
-        *lock(&shared.step) = Step::Stop { until };
-        shared.barrier.wait();
-        self.import(shared.mailboxes, shared.threads);
-        self.now = self.now.max(until);
-        shared.barrier.wait();
-        failure
+    }
+
+    /// The next window: it ends at the lookahead, the next observer or the chunk's end, whichever
+    /// comes first (idle samples counted first: `pass_idle_samples`).
+    fn next_window(&mut self, until: SimTime, end: (SimTime, u64)) -> Step {
+        if !self.measure.keep {
+            self.pass_idle_samples(end);
+        }
+        let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
+        let observer = self.queue.peek_key();
+        let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
+        Step::Window { bound, until, observed: Some(bound) == observer }
     }
 
     /// After an observer ran on the gathered world: the events it scheduled for other threads'
@@ -460,10 +534,9 @@ impl World {
                 to_thread = to as usize;
                 mailbox = Some(lock(&mailboxes[me * k + to_thread]));
             }
-            let mb = mailbox.as_mut().expect("locked");
-            for _ in 0..leaving {
-                mb.push((p, port.pipe.pop_front().expect("counted")));
-            }
+            let mail = mailbox.as_mut().expect("locked");
+            mail.links.push((p, leaving as u32));
+            port.pipe.move_front_into(leaving, &mut mail.cells);
         }
     }
 
@@ -472,34 +545,51 @@ impl World {
     fn import(&mut self, mailboxes: &[Mailbox], k: usize) {
         let me = self.shard.as_ref().expect("a shard").index;
         for from in (0..k).filter(|&j| j != me) {
-            let mut mb = lock(&mailboxes[from * k + me]);
-            for (p, f) in mb.drain(..) {
+            let mut mail = lock(&mailboxes[from * k + me]);
+            let Mail { links, cells } = &mut *mail;
+            let mut at = 0;
+            for &(p, n) in links.iter() {
+                let sent = &cells[at..at + n as usize];
+                at += n as usize;
                 let pipe = &mut self.ports[p.index()].pipe;
                 let head = pipe.is_empty();
-                pipe.push_back(f);
+                pipe.extend_from_slice(sent);
                 if head {
-                    self.schedule(f.arrival, Event::PipeArrival(p));
+                    self.schedule(sent[0].arrival, Event::PipeArrival(p));
                 }
             }
+            links.clear();
+            cells.clear();
         }
     }
 
 }
 
-/// A thread other than 0: its shard's part of each window thread 0 announces, until it stops.
+/// The root of `i` in union-find labels `l` (path halving).
+fn find(l: &mut [u32], mut i: u32) -> u32 {
+    while l[i as usize] != i {
+        l[i as usize] = l[l[i as usize] as usize];
+        i = l[i as usize];
+    }
+    i
+}
+
+/// A thread other than 0: the steps thread 0 announces, until it stops.
 fn worker(shard: &Mutex<World>, shared: &Shared) {
     let mut failed = false;
+    let mut i = 0;
+    shared.barrier.wait();
     loop {
-        shared.barrier.wait();
-        let step = *lock(&shared.step);
-        if !failed {
+        let step = *lock(&shared.steps[i % 2]);
+        if !failed && !matches!(step, Step::Observe) {
             let mut w = lock(shard);
             let r = catch_unwind(AssertUnwindSafe(|| match step {
-                Step::Window { bound, until } => w.shard_window(bound, until, shared.mailboxes, shared.threads),
+                Step::Window { bound, until, .. } => w.shard_window(bound, until, shared.mailboxes, shared.threads),
                 Step::Stop { until } => {
                     w.import(shared.mailboxes, shared.threads);
                     w.now = w.now.max(until);
                 }
+                Step::Observe => {}
             }));
             if let Err(e) = r {
                 failed = true;
@@ -511,5 +601,6 @@ fn worker(shard: &Mutex<World>, shared: &Shared) {
         if matches!(step, Step::Stop { .. }) {
             return;
         }
+        i += 1;
     }
 }

@@ -175,8 +175,8 @@ impl Vc {
         }
     }
 
-    /// Threads (`gather.rs`): swaps what the VC's source host and ingress switch own (the source,
-    /// its wake-ups, the policer) with `other`'s copy of the same VC.
+    /// Threads (`gather.rs`): swaps what the VC's source host owns (the source and its wake-ups)
+    /// with `other`'s copy of the same VC.
     pub(in crate::world) fn swap_source_side(&mut self, other: &mut Vc) {
         match (&mut self.ends, &mut other.ends) {
             (Ends::Abr { source: a, .. }, Ends::Abr { source: b, .. }) => std::mem::swap(a, b),
@@ -185,7 +185,6 @@ impl Vc {
         }
         std::mem::swap(&mut self.wake_gen, &mut other.wake_gen);
         std::mem::swap(&mut self.pending_wake, &mut other.pending_wake);
-        std::mem::swap(&mut self.policer, &mut other.policer);
     }
 
     /// Threads (`gather.rs`): swaps what the VC's destination host owns (the destination end

@@ -1,0 +1,131 @@
+"""`run.threads` (docs/scenarios.md, "Threads"): a run on several threads gives the result of one
+thread, summary, every series and fingerprint included; counts a world cannot honour are refused
+with the field's path; process pools run their workers on one thread each."""
+
+import json
+import os
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+import ccsim
+from ccsim.api import thread_pairs
+from ccsim.errors import ScenarioError
+
+
+def run(cli, env, *args):
+    return subprocess.run(cli + list(args), capture_output=True, text=True, env=env)
+
+
+def test_json_summary_is_the_same_on_every_thread_count(cli, env):
+    summaries = []
+    for n in ("1", "2", "3", "auto"):
+        p = run(cli, env, "run", "abr-benchmarks/gfc1", "--set", "duration=40ms", "--json", "--threads", n)
+        assert p.returncode == 0, p.stderr
+        s = json.loads(p.stdout)
+        s.pop("wall_s")
+        summaries.append(s)
+    assert all(s == summaries[0] for s in summaries[1:])
+    assert summaries[0]["events"] > 50_000
+
+
+def test_series_are_the_same_and_the_result_says_how_many_threads_ran():
+    one = ccsim.run("abr-benchmarks/parking-lot-5", duration="40ms", threads=1)
+    two = ccsim.run("abr-benchmarks/parking-lot-5", duration="40ms", threads=2)
+    assert (one.threads, two.threads) == (1, 2)
+    for name in ("acr", "queue", "received", "dropped", "utilization", "delay", "delay_histogram", "vcs", "ports"):
+        a, b = getattr(one, name), getattr(two, name)
+        assert a.height > 0 and a.equals(b), name
+    a, b = one.summary(), two.summary()
+    a.pop("wall_s"), b.pop("wall_s")
+    assert a == b
+
+
+@pytest.mark.parametrize("threads, words", [
+    (0, "must be at least 1"),
+    ("many", 'threads is "auto" or a whole number'),
+])
+def test_counts_that_are_not_counts_are_refused(threads, words):
+    with pytest.raises(ScenarioError, match="run.threads") as e:
+        ccsim.run("abr-benchmarks/gfc1", duration="1ms", threads=threads)
+    assert words in str(e.value)
+
+
+def test_worlds_that_cannot_run_on_threads_say_why():
+    with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: connection T1 is TCP"):
+        ccsim.run("gfr/n-source-15-sd", duration="1ms", threads=2)
+    with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: the event trace"):
+        ccsim.run("abr-benchmarks/gfc1", duration="1ms", threads=2, trace=True)
+    with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: the world runs from one queue \(gateway"):
+        ccsim.run("hgrcp/hgrcp-2", duration="1ms", threads=2)
+    # "auto" runs them on one thread.
+    assert ccsim.run("gfr/n-source-15-sd", duration="10ms", measure_from="0ms", series=False).threads == 1
+
+
+def test_pool_workers_take_their_thread_count_from_the_environment(monkeypatch):
+    monkeypatch.delenv("CCSIM_THREADS", raising=False)
+    assert thread_pairs(None) == [] and thread_pairs(2) == [("run.threads", "2")]
+    monkeypatch.setenv("CCSIM_THREADS", "1")
+    assert thread_pairs(None) == [("run.threads", "1")]
+    assert thread_pairs("auto") == [("run.threads", '"auto"')]
+    from ccsim.reproductions._common import one_thread_each
+
+    monkeypatch.delenv("CCSIM_THREADS")
+    one_thread_each()
+    assert os.environ["CCSIM_THREADS"] == "1"
+
+
+@st.composite
+def worlds(draw):
+    """A random ABR world that runs in windows: a tree of 2–6 switches joined by links of 0.1–3 ms
+    (some under the 100 µs window minimum, grouped with their neighbours), 1–5 source groups on
+    random routes along it, a random scheme and background traffic."""
+    n = draw(st.integers(2, 6))
+    delays = ["50us", "100us", "300us", "1ms", "3ms"]
+    switches = [{"name": f"SW{k}"} for k in range(n)]
+    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
+    links = [{"between": [f"SW{parent[k]}", f"SW{k}"], "delay": draw(st.sampled_from(delays)),
+              "rate": draw(st.sampled_from(["45Mbps", "155.52Mbps"]))} for k in range(1, n)]
+
+    def path(a, b):
+        up = lambda k: [k] + (up(parent[k]) if parent[k] is not None else [])  # noqa: E731
+        pa, pb = up(a), up(b)
+        common = next(k for k in pa if k in pb)
+        return pa[:pa.index(common) + 1] + list(reversed(pb[:pb.index(common)]))
+
+    sources = []
+    for g in range(draw(st.integers(1, 5))):
+        a, b = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+        sources.append({"name": f"G{g}", "count": draw(st.integers(1, 3)), "route": [f"SW{k}" for k in path(a, b)],
+                        "access": {"delay": draw(st.sampled_from(delays))}, "egress": {"delay": draw(st.sampled_from(delays))},
+                        "start": draw(st.sampled_from(["0ms", "2ms", "7ms"]))})
+    scenario = {"name": "random", "run": {"duration": "25ms", "seed": draw(st.integers(1, 1000))},
+                "measure": {"interval": "1ms"}, "defaults": {"algorithm": {"type": draw(st.sampled_from(["erica", "erica_plus", "debra", "eprca"]))}},
+                "switch": switches, "link": links, "source": sources}
+    if draw(st.booleans()):
+        a = draw(st.integers(0, n - 1))
+        scenario["background"] = [{"name": "V", "route": [f"SW{k}" for k in path(a, draw(st.integers(0, n - 1)))],
+                                   "peak": "20Mbps", "mean_on": "2ms", "mean_off": "3ms"}]
+    return scenario
+
+
+@settings(max_examples=int(os.environ.get("CCSIM_FUZZ_EXAMPLES", "60")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(worlds())
+def test_random_worlds_give_the_same_result_on_one_and_two_threads(scenario):
+    one = ccsim.run(scenario, threads=1)
+    try:
+        two = ccsim.run(scenario, threads=2)
+    except ScenarioError as e:
+        # A world the engine keeps on one thread (one queue, or one unit) says why; "auto" runs it.
+        assert "run.threads: 2 threads:" in str(e)
+        event("one thread")
+        return
+    event(f"{two.threads} threads")
+    a, b = one.summary(), two.summary()
+    a.pop("wall_s"), b.pop("wall_s")
+    assert a == b
+    for name in ("acr", "queue", "received", "utilization", "vcs", "ports"):
+        assert getattr(one, name).equals(getattr(two, name)), name
