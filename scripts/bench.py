@@ -56,6 +56,9 @@ PROCESS_CASES = [
 # the table gives the best run beside the median (the best is the least disturbed: `timeit`'s
 # advice).
 REPEATS = int(os.environ.get("CCSIM_BENCH_REPEATS", "5"))
+# Every row but the threads block's runs on one thread (the per-core numbers the history below
+# compares): `run.threads` in the engine rows, and `CCSIM_THREADS` for the `ccsim` processes.
+os.environ["CCSIM_THREADS"] = "1"
 
 
 def machine() -> str:
@@ -82,7 +85,8 @@ def commit() -> str:
 def measure(preset: str, scheme: str, seconds: float) -> dict:
     text = preset_text(preset)
     walls, sim = [], None
-    overrides = [("run.duration", json.dumps(f"{seconds}s")), ("run.measure_from", "null"), *EXTRA.get(preset, [])]
+    overrides = [("run.duration", json.dumps(f"{seconds}s")), ("run.measure_from", "null"), ("run.threads", "1"),
+                 *EXTRA.get(preset, [])]
     if seconds <= 2.0:
         # Short ATM cases sample every 1 ms; long runs keep their preset's sampling.
         overrides.append(("measure.interval", json.dumps("1ms")))
@@ -398,9 +402,69 @@ def reproduce_wall() -> float:
         return time.perf_counter() - t0
 
 
+THREADS_START, THREADS_END = "<!-- threads-bench:start -->", "<!-- threads-bench:end -->"
+# (label, preset, simulated seconds for the engine rows and for the whole processes): issue 40's
+# targets. A process spends ~0.2 s starting and writing its summary on one thread whatever the
+# count, so its runs are longer.
+THREAD_CASES = [
+    ("GFC1 / ERICA", "abr-benchmarks/gfc1", 1.0, 10.0),
+    ("GFC1, 1 km access links (`abr-benchmarks/gfc1-short-access`)", "abr-benchmarks/gfc1-short-access", 1.0, 10.0),
+    ("32-switch parking lot, 1,000 VCs (`scale/parking-lot-32`)", "scale/parking-lot-32", 0.3, 3.0),
+    ("GFC1, 10,000 sources (`scale/gfc1-10k`)", "scale/gfc1-10k", 0.3, 0.3),
+]
+
+
+def engine_threads(preset: str, seconds: float, threads: int) -> dict:
+    """Median and best of REPEATS engine-only runs (`Simulation.run_until`, which builds the other
+    threads' copies of the world first) without series, on `threads` threads."""
+    text = preset_text(preset)
+    overrides = [("run.threads", str(threads)), ("run.duration", json.dumps(f"{seconds}s"))]
+    walls = []
+    for _ in range(REPEATS):
+        sim = _core.Simulation(text, "toml", overrides, None, None, series="none")
+        t0 = time.perf_counter()
+        sim.run_until(sim.duration_s)
+        walls.append(time.perf_counter() - t0)
+        ran, hops = sim.threads, sim.hops
+    return {"median_s": statistics.median(walls), "best_s": min(walls), "threads": ran, "hops": hops}
+
+
+def threads_bench() -> list[str]:
+    """2 threads over 1, engine only and whole `ccsim run PRESET --json` processes."""
+    lines = [THREADS_START,
+             f"Last run: {dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, commit `{commit()}`, "
+             f"median of {REPEATS} runs. Machine: {machine()}.", "",
+             "| world | engine: simulated | 1 thread | 2 threads | speed-up | ns per hop, 1 thread "
+             "| process: simulated | 1 thread | 2 threads | speed-up | peak memory, 1 → 2 threads |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for label, preset, seconds, process_seconds in THREAD_CASES:
+        one, two = engine_threads(preset, seconds, 1), engine_threads(preset, seconds, 2)
+        dur = ["--set", f'run.duration="{process_seconds}s"']
+        p1 = process_wall(["run", preset, *dur, "--json", "--threads", "1"])
+        p2 = process_wall(["run", preset, *dur, "--json", "--threads", "2"])
+        lines.append(
+            f"| {label} | {seconds:g} s | {one['median_s']:.3f} s | {two['median_s']:.3f} s ({two['threads']} ran) "
+            f"| {one['median_s'] / two['median_s']:.2f}× | {one['median_s'] * 1e9 / one['hops']:.1f} "
+            f"| {process_seconds:g} s | {p1['median_s']:.3f} s | {p2['median_s']:.3f} s "
+            f"| {p1['median_s'] / p2['median_s']:.2f}× | {p1['peak_mib']:.0f} → {p2['peak_mib']:.0f} MiB |")
+        print(lines[-1], flush=True)
+    lines.append(THREADS_END)
+    return lines
+
+
+def write_threads_block(lines: list[str]) -> None:
+    text = DOC.read_text()
+    head, rest = text.split(THREADS_START, 1)
+    DOC.write_text(head + "\n".join(lines) + rest.split(THREADS_END, 1)[1])
+    print(f"recorded the threads numbers in {DOC.relative_to(ROOT)}")
+
+
 def main() -> int:
     if "--sweep-only" in sys.argv[1:]:
         write_sweep_block(sweep_bench())
+        return 0
+    if "--threads-only" in sys.argv[1:]:
+        write_threads_block(threads_bench())
         return 0
     rows = []
     for label, preset, scheme, seconds in CASES:
@@ -512,6 +576,7 @@ def main() -> int:
         DOC.parent.mkdir(parents=True, exist_ok=True)
         DOC.write_text("# Benchmarks\n\n" + block + "\n")
     print(f"recorded in {DOC.relative_to(ROOT)}")
+    write_threads_block(threads_bench())
     write_sweep_block(sweep_bench())
     return 0
 
