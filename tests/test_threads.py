@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import ccsim
+from ccsim._choices import SCHEMES
 from ccsim.api import thread_pairs
 from ccsim.errors import ScenarioError
 
@@ -102,7 +103,7 @@ def worlds(draw):
                         "access": {"delay": draw(st.sampled_from(delays))}, "egress": {"delay": draw(st.sampled_from(delays))},
                         "start": draw(st.sampled_from(["0ms", "2ms", "7ms"]))})
     scenario = {"name": "random", "run": {"duration": "25ms", "seed": draw(st.integers(1, 1000))},
-                "measure": {"interval": "1ms"}, "defaults": {"algorithm": {"type": draw(st.sampled_from(["erica", "erica_plus", "debra", "eprca"]))}},
+                "measure": {"interval": "1ms"}, "defaults": {"algorithm": {"type": draw(st.sampled_from(SCHEMES))}},
                 "switch": switches, "link": links, "source": sources}
     if draw(st.booleans()):
         a = draw(st.integers(0, n - 1))

@@ -106,8 +106,8 @@ enum Step {
 struct Shared<'a> {
     barrier: SpinBarrier,
     /// Step `i` is in `steps[i % 2]`: thread 0 writes step `i + 1` before the barrier that ends step
-    /// `i`, and every thread reads step `i + 1` after it (before the barrier that ends it, which
-    /// thread 0 passes before it writes step `i + 3` there).
+    /// `i`, and every thread reads it after that barrier. Thread 0 writes step `i + 3` in the same
+    /// slot only after the barrier that ends step `i + 1`, which every thread reaches after reading.
     steps: [Mutex<Step>; 2],
     mailboxes: &'a [Mailbox],
     threads: usize,
@@ -256,11 +256,12 @@ impl World {
     /// The threads `auto` gives this world on a machine with `cores` cores: as many as it has
     /// units to spread, 1 where it cannot run on threads, where a window holds too little work to
     /// pay for the barrier that ends it (`MIN_EVENTS_PER_WINDOW`), or where a node is fed by more
-    /// links than a window's tournament holds (a *wide* node, `wide.rs`): there the work is the
-    /// start's, before the scheme's first feedback (at 10,000 sources, `scale/gfc1-10k`, the
-    /// switch they share runs 44 % of the events, after the first 15 ms), which the estimate from
-    /// max-min rates cannot see, and the partition would leave one thread nearly idle
-    /// (docs/scenarios.md, "Threads").
+    /// links than a window's tournament holds (a *wide* node, `wide.rs`). There two threads lose
+    /// either way (`scale/gfc1-10k`, docs/scenarios.md, "Threads"): with the wide node's sources on
+    /// its thread, that thread holds most of the work (the estimate from max-min rates cannot see
+    /// the start's, when every source sends at its first rates); with the sources apart, the work
+    /// is even but every cell crosses between threads into one of thousands of pipes, an import
+    /// and an arrival that miss the caches.
     pub fn auto_threads(&self, cores: usize) -> usize {
         if cores < 2 || self.can_run_on_threads().is_err() || self.wide_trees.iter().any(|t| !t.is_empty()) {
             return 1;
