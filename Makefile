@@ -9,7 +9,7 @@ STAMP := $(VENV)/.ccsim-built
 # Everything the extension or the installed package depends on: a change rebuilds it.
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: venv build demo reproduce test test-rust test-python bench bless clean wheel check-wheel fuzz docs
+.PHONY: venv build demo reproduce test test-rust test-python loom bench bless clean wheel check-wheel fuzz docs
 # Never two cargo builds at once (each already uses every core).
 .NOTPARALLEL:
 
@@ -54,10 +54,18 @@ RUST_TESTS = cargo test --profile checked --workspace --exclude ccsim-py
 
 test: build
 	$(RUST_TESTS)
+	$(LOOM_TESTS)
 	$(PY) -m pytest -q tests
 
 test-rust:
 	$(RUST_TESTS)
+	$(LOOM_TESTS)
+
+# The loom model checks of what a threaded run's threads share (crates/ccsim-model/tests/loom.rs):
+# the model crate built with `--cfg loom` in a target directory of its own.
+LOOM_TESTS = RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=$(CURDIR)/target/loom cargo test -q -p ccsim-model --test loom --release
+loom:
+	$(LOOM_TESTS)
 
 test-python: build
 	$(PY) -m pytest -q tests

@@ -3,8 +3,8 @@
 //! simulation on one core: within a window no logical process (LP) affects another. This module
 //! owns the record of each LP's work in each window (`WorkCounts`, filled by the world when asked:
 //! `World::count_work`), the static partition of LPs onto threads and the speed-up it predicts
-//! (`partition.rs`), and the barrier that ends each window, with its micro-benchmark
-//! (`barrier.rs`).
+//! (`partition.rs`), the barrier that ends each window, with its micro-benchmark
+//! (`barrier.rs`), and the slots in which a threaded run's thread 0 announces each step (`steps.rs`).
 //!
 //! Work is counted in events (`World::events`): every handler run, a pipe arrival, a port
 //! departure, a source's wake-up or a timer. Cell hops would miss the work that is not a hop
@@ -13,6 +13,7 @@
 
 pub mod barrier;
 pub mod partition;
+pub mod steps;
 
 pub use partition::{lpt_partition, ParallelReport, ThreadsReport};
 

@@ -21,6 +21,7 @@ use super::windows::REMOTE;
 use super::{Event, World};
 use crate::ids::PortId;
 use crate::parallel::barrier::SpinBarrier;
+use crate::parallel::steps::Announcements;
 use crate::port::InFlight;
 use ccsim_engine::{ByEvent, EventQueue, SimDuration, SimTime};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -105,10 +106,9 @@ enum Step {
 /// What the threads share while a chunk runs.
 struct Shared<'a> {
     barrier: SpinBarrier,
-    /// Step `i` is in `steps[i % 2]`: thread 0 writes step `i + 1` before the barrier that ends step
-    /// `i`, and every thread reads it after that barrier. Thread 0 writes step `i + 3` in the same
-    /// slot only after the barrier that ends step `i + 1`, which every thread reaches after reading.
-    steps: [Mutex<Step>; 2],
+    /// The steps thread 0 announces (`crate::parallel::steps`: step `i + 1` written before the
+    /// barrier that ends step `i`).
+    steps: Announcements<Step>,
     mailboxes: &'a [Mailbox],
     threads: usize,
     /// A thread that panicked leaves its message here and keeps meeting the others at the barrier,
@@ -375,7 +375,7 @@ impl World {
         }
         let shared = Shared {
             barrier: SpinBarrier::new(threads.others.len() + 1),
-            steps: [Mutex::new(Step::Stop { until }), Mutex::new(Step::Stop { until })],
+            steps: Announcements::new(Step::Stop { until }),
             mailboxes: &threads.mailboxes,
             threads: threads.others.len() + 1,
             failed: Mutex::new(None),
@@ -428,7 +428,7 @@ impl World {
         };
         let mut step = caught(catch_unwind(AssertUnwindSafe(|| self.next_window(until, end))));
         let mut i = 0;
-        *lock(&shared.steps[0]) = step;
+        shared.steps.publish(0, step);
         shared.barrier.wait();
         loop {
             let next = match step {
@@ -464,7 +464,7 @@ impl World {
             // A thread that failed stops the chunk (noticed here, a step after it failed at most).
             step = if lock(&shared.failed).is_some() { Step::Stop { until } } else { next };
             i += 1;
-            *lock(&shared.steps[i % 2]) = step;
+            shared.steps.publish(i, step);
             shared.barrier.wait();
         }
     }
@@ -581,7 +581,7 @@ fn worker(shard: &Mutex<World>, shared: &Shared) {
     let mut i = 0;
     shared.barrier.wait();
     loop {
-        let step = *lock(&shared.steps[i % 2]);
+        let step = shared.steps.read(i);
         if !failed && !matches!(step, Step::Observe) {
             let mut w = lock(shard);
             let r = catch_unwind(AssertUnwindSafe(|| match step {
