@@ -323,13 +323,21 @@ fn assert_windowed_matches_single_queue(label: &str, text: &str, scheme: Option<
     }
     let mut lazy = result(Engine::Single, true, 1);
     assert!(lazy["events"].as_u64() <= windowed["events"].as_u64(), "{label}");
+    // Windows with lazy sources where a host shares its switch's process (`mark_lazy_sources`).
+    let mut windowed_lazy = result(Engine::Windows, true, 5);
+    assert!(windowed_lazy["events"].as_u64() <= windowed["events"].as_u64(), "{label}");
     let mut windowed = windowed;
-    for v in [&mut lazy, &mut windowed] {
+    for v in [&mut lazy, &mut windowed, &mut windowed_lazy] {
         let o = v.as_object_mut().unwrap();
         o.remove("events");
         o.remove("fingerprint");
     }
     assert!(windowed == lazy, "{label}: lazy sources changed the result\n{}", first_difference(&windowed, &lazy));
+    assert!(
+        windowed == windowed_lazy,
+        "{label}: lazy sources in windows changed the result\n{}",
+        first_difference(&windowed, &windowed_lazy)
+    );
 }
 
 

@@ -1,7 +1,8 @@
 //! Lazy ends: a TM 4.0 source whose emissions are generated in batches when its access link
 //! runs dry, and an egress link to an ABR destination whose data cells are delivered in batches
 //! (one event per RM cell). Both give the results of an event per cell
-//! (`lazy_ends_give_the_results_of_an_event_per_cell`); single-queue mode only for sources.
+//! (`lazy_ends_give_the_results_of_an_event_per_cell`); in windowed mode, sources only where the
+//! host shares its switch's logical process.
 //!
 //! Owns the lazy flags of VCs and ports and the catching up before anyone reads them.
 
@@ -21,11 +22,18 @@ impl World {
     /// leaves the host at its emission time and reaches the switch after everything already on
     /// the link, so the switches see exactly the arrivals of an event per emission. When the
     /// pipe is dry and stays dry, the next emission gets an ordinary wake-up event.
+    ///
+    /// In windowed mode, only sources whose access link lies inside a logical process (a host with
+    /// its switch over a short link, `groups.rs`): everything a batch touches (the source, its
+    /// access port and pipe, the arrivals it schedules at the switch) is then that process's, as in
+    /// the single queue. A host in a process of its own emits by its own wake-ups (`run_source`).
     pub(in crate::world) fn mark_lazy_sources(&mut self, users: &[u32]) {
+        let windowed = self.is_windowed();
         for vc in &mut self.vcs {
             let access = vc.fwd_ports[0];
             let port = &mut self.ports[access.index()];
-            if matches!(vc.ends, Ends::Abr { .. }) && users[access.index()] == 1 && !port.is_event_scheduled() {
+            let inside = !windowed || self.node_lp[port.from.index()] == self.node_lp[port.to.index()];
+            if matches!(vc.ends, Ends::Abr { .. }) && users[access.index()] == 1 && !port.is_event_scheduled() && inside {
                 vc.lazy_source = true;
                 port.lazy_source = true;
             }

@@ -299,6 +299,10 @@ impl World {
         if !shards.iter().all(same) {
             return Err("the threads' copies of the world differ".into());
         }
+        let mut shards = shards;
+        for w in &mut shards {
+            w.lazy_ends_as(self);
+        }
         let k = plan.threads;
         let port_thread: Vec<u32> = self.ports.iter().map(|p| plan.lp_thread[self.node_lp[p.from.index()] as usize]).collect();
         let arrive_thread = |p: &crate::port::Port| plan.lp_thread[self.node_lp[p.to.index()] as usize];
@@ -331,6 +335,24 @@ impl World {
             other_pending: 0,
         }));
         Ok(())
+    }
+
+    /// This copy's lazy sources and sinks become `like`'s (a copy built anew has the build's; a
+    /// caller may have turned them off in thread 0's, `disable_lazy_sources`): every thread then
+    /// runs each source and sink the same way. Before the run only.
+    fn lazy_ends_as(&mut self, like: &World) {
+        for (mine, theirs) in self.vcs.iter_mut().zip(&like.vcs) {
+            mine.lazy_source = theirs.lazy_source;
+        }
+        let mut sinks_changed = false;
+        for (mine, theirs) in self.ports.iter_mut().zip(&like.ports) {
+            mine.lazy_source = theirs.lazy_source;
+            sinks_changed |= mine.lazy_sink != theirs.lazy_sink;
+            mine.lazy_sink = theirs.lazy_sink;
+        }
+        if sinks_changed {
+            self.index_inputs();
+        }
     }
 
     /// This copy becomes thread `t`'s shard: it keeps only its own processes' events (thread 0
@@ -370,6 +392,8 @@ impl World {
         }
         if threads.gathered {
             let mut others: Vec<&mut World> = threads.others.iter_mut().map(|m| m.get_mut().unwrap_or_else(|e| e.into_inner())).collect();
+            // Events scheduled on the gathered world since (settling lazy sources at a chunk's end).
+            self.relocate_events(&threads.map, &mut others);
             self.swap_owned(&threads.map, &mut others);
             threads.gathered = false;
         }
@@ -481,9 +505,9 @@ impl World {
         Step::Window { bound, until, observed: Some(bound) == observer }
     }
 
-    /// After an observer ran on the gathered world: the events it scheduled for other threads'
-    /// processes (none today: settling schedules nothing new) go to their queues, not lost in
-    /// thread 0's copies.
+    /// After an observer ran on the gathered world, or a caller settled it between chunks: the
+    /// events that scheduled for other threads' processes (a lazy source's next wake-up and its
+    /// cells' arrivals at its switch, `lazy.rs`) go to their queues, not lost in thread 0's copies.
     fn relocate_events(&mut self, map: &ThreadMap, others: &mut [&mut World]) {
         for lp in 0..self.lps.len() {
             let t = map.lp_thread[lp] as usize;

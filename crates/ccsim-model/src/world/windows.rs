@@ -478,8 +478,9 @@ impl World {
     /// when they pay (`windows_pay`). In windows, nodes are grouped into logical processes by
     /// `choose_groups` (one per node where it finds none that pays). The results are the same
     /// either way, and for every grouping. Lazy sources (an emission generated when its access
-    /// link runs dry, `catch_up_source`) are a single-queue device: in windows each source host
-    /// runs its own emissions from its own process's queue.
+    /// link runs dry, `catch_up_source`) need the source and its switch in one queue: in windows,
+    /// only a host in its switch's process has one (`mark_lazy_sources`); the others run their own
+    /// emissions from their own process's queue.
     pub fn set_windowed(&mut self, on: bool) -> Result<(), String> {
         if on == self.is_windowed() {
             return if self.events != 0 { Err("the engine mode can only change before the run".into()) } else { Ok(()) };
@@ -524,10 +525,8 @@ impl World {
         for p in &mut self.ports {
             p.lazy_source = false;
         }
-        if !on {
-            let users = self.port_users();
-            self.mark_lazy_sources(&users);
-        }
+        let users = self.port_users();
+        self.mark_lazy_sources(&users);
         for (t, ev) in pending {
             self.schedule(t, ev);
         }
