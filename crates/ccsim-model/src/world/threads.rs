@@ -493,15 +493,9 @@ impl World {
         }
     }
 
-    /// The next window: it ends at the lookahead, the next observer or the chunk's end, whichever
-    /// comes first (idle samples counted first: `pass_idle_samples`).
+    /// The next window (`World::next_bound`), as a step.
     fn next_window(&mut self, until: SimTime, end: (SimTime, u64)) -> Step {
-        if !self.measure.keep {
-            self.pass_idle_samples(end);
-        }
-        let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
-        let observer = self.queue.peek_key();
-        let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
+        let (bound, observer) = self.next_bound(end);
         Step::Window { bound, until, observed: Some(bound) == observer }
     }
 

@@ -215,12 +215,7 @@ impl World {
         // The key just after every event at `until`.
         let end = (until + SimDuration::from_ps(1), 0);
         loop {
-            if !self.measure.keep {
-                self.pass_idle_samples(end);
-            }
-            let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
-            let observer = self.queue.peek_key();
-            let bound = observer.map_or(lookahead, |o| o.min(lookahead)).min(end);
+            let (bound, observer) = self.next_bound(end);
             self.bound = bound;
             let start = self.now;
             let counting = self.work.is_some();
@@ -253,6 +248,18 @@ impl World {
                 self.now = bound.0;
             }
         }
+    }
+
+    /// The end of the next window (before key `end` at the latest): the lookahead, or the next
+    /// observer if it comes first (returned too), idle samples counted first
+    /// (`pass_idle_samples`). `run_windows` and the threads' `next_window` alike.
+    pub(in crate::world) fn next_bound(&mut self, end: (SimTime, u64)) -> ((SimTime, u64), Option<(SimTime, u64)>) {
+        if !self.measure.keep {
+            self.pass_idle_samples(end);
+        }
+        let lookahead = (self.now + self.lookahead.min(self.layout.max_span()), 0);
+        let observer = self.queue.peek_key();
+        (observer.map_or(lookahead, |o| o.min(lookahead)).min(end), observer)
     }
 
     /// Logical process `lp` runs its events before `bound` (`run_node`), with one copy of the node
