@@ -71,7 +71,7 @@ def test_pool_workers_take_their_thread_count_from_the_environment(monkeypatch):
     monkeypatch.setenv("CCSIM_THREADS", "1")
     assert thread_pairs(None) == [("run.threads", "1")]
     assert thread_pairs("auto") == [("run.threads", '"auto"')]
-    from ccsim.reproductions._common import one_thread_each
+    from ccsim.api import one_thread_each
 
     monkeypatch.delenv("CCSIM_THREADS")
     one_thread_each()

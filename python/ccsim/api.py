@@ -153,15 +153,26 @@ def override_pairs(set: Mapping[str, Any] | None, overrides: Mapping[str, Any]) 
     return pairs
 
 
+#: The environment variable that gives `run.threads` when a call does not (docs/scenarios.md, "Threads").
+THREADS_ENV = "CCSIM_THREADS"
+
+
 def thread_pairs(threads: int | str | None) -> list[tuple[str, str]]:
     """`run(threads=...)` as the override of `run.threads`. None: the environment's
-    ``CCSIM_THREADS`` if set (process pools set it to 1 in their workers, so that workers × threads
-    stays within the cores), else as the scenario says."""
+    ``CCSIM_THREADS`` if set (process pools set it to 1 in their workers, `one_thread_each`), else
+    as the scenario says."""
     if threads is None:
-        threads = os.environ.get("CCSIM_THREADS") or None
+        threads = os.environ.get(THREADS_ENV) or None
         if threads is not None and threads.strip().isdigit():
             threads = int(threads)
     return [] if threads is None else [("run.threads", _to_json("run.threads", threads))]
+
+
+def one_thread_each() -> None:
+    """A process pool's worker runs its simulations on one thread each (``CCSIM_THREADS``, unless
+    the user set it): the pool's workers already fill the cores, and workers × threads stays within
+    them. Local sweeps, a Dask LocalCluster and the reproductions call it as each worker starts."""
+    os.environ.setdefault(THREADS_ENV, "1")
 
 
 def trace_pairs(trace: bool | Mapping[str, Any] | None) -> list[tuple[str, str]]:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ..api import one_thread_each
+
 # --- running ------------------------------------------------------------------------------------
 
 
@@ -99,12 +101,6 @@ def make_pool(workers: int) -> ProcessPoolExecutor | None:
     # deadlock the child. Each worker pays the import once.
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=one_thread_each)
-
-
-def one_thread_each() -> None:
-    """A pool worker's runs use one thread each (``CCSIM_THREADS``, unless the user set it): the
-    pool's workers already fill the cores."""
-    os.environ.setdefault("CCSIM_THREADS", "1")
 
 
 # --- units --------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .._progress import stage
+from ..api import one_thread_each
 from . import _common as C
 from . import verdicts as V
 
@@ -166,7 +167,7 @@ class Runner:
         # Quick runs of these presets keep the full length (data: quick_full_length).
         self.full, self.full_length = full, tuple(data["quick_full_length"]) if quick else ()
         self.pdu = data["pdu_bytes"]
-        self.pool = ProcessPoolExecutor(workers, initializer=C.one_thread_each)
+        self.pool = ProcessPoolExecutor(workers, initializer=one_thread_each)
         self.progress = progress
         self.count = 0
 

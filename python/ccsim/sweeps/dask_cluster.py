@@ -51,8 +51,10 @@ def check_address(address: str) -> str:
 def dask_setup(worker: Any) -> None:
     """Preload of the LocalCluster's workers (Dask calls it as each starts): Ctrl-C in the terminal
     reaches their process group too, but the client stops them, so they ignore it. Each runs on one
-    thread (``CCSIM_THREADS``, unless the user set it): the cluster's workers fill the cores."""
-    os.environ.setdefault("CCSIM_THREADS", "1")
+    thread (`ccsim.api.one_thread_each`): the cluster's workers fill the cores."""
+    from ..api import one_thread_each
+
+    one_thread_each()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 

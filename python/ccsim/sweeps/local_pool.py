@@ -24,11 +24,12 @@ WATCHDOG_INTERVAL_S = 0.2
 
 
 def _worker_init(parent: int) -> None:
-    """Runs first in every worker: ignore Ctrl-C, run on one thread (workers × threads stays within
-    the cores: ``CCSIM_THREADS``, unless the user set it), and exit when ``parent`` is no longer
-    the parent."""
+    """Runs first in every worker: ignore Ctrl-C, run on one thread (`ccsim.api.one_thread_each`),
+    and exit when ``parent`` is no longer the parent."""
+    from ..api import one_thread_each
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.environ.setdefault("CCSIM_THREADS", "1")
+    one_thread_each()
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -38,11 +38,22 @@ impl Groups {
     }
 }
 
-/// Union-find over nodes (path halving, union by index: the smaller root wins, so labels do not
-/// depend on the order of the unions).
-struct UnionFind(Vec<u32>);
+/// Union-find over `0..n` (path halving, union by index: the smaller root wins, so labels do not
+/// depend on the order of the unions): nodes into logical processes here, processes into the
+/// units threads keep together (`threads.rs`).
+pub(in crate::world) struct UnionFind(Vec<u32>);
 
 impl UnionFind {
+    pub(in crate::world) fn new(n: usize) -> Self {
+        UnionFind((0..n as u32).collect())
+    }
+
+    /// The sets as a grouping (dense labels in order of first appearance).
+    pub(in crate::world) fn groups(mut self) -> Groups {
+        let labels: Vec<u32> = (0..self.0.len() as u32).map(|i| self.find(i)).collect();
+        Groups::of_labels(&labels)
+    }
+
     fn find(&mut self, mut i: u32) -> u32 {
         while self.0[i as usize] != i {
             let up = self.0[self.0[i as usize] as usize];
@@ -52,7 +63,7 @@ impl UnionFind {
         i
     }
 
-    fn union(&mut self, a: u32, b: u32) {
+    pub(in crate::world) fn union(&mut self, a: u32, b: u32) {
         let (a, b) = (self.find(a), self.find(b));
         let (lo, hi) = (a.min(b), a.max(b));
         self.0[hi as usize] = lo;
@@ -69,12 +80,11 @@ impl World {
     /// than half of the world's ports (a port's departures and arrivals are most of the work: a
     /// process with more than half of it leaves two threads nothing to balance).
     pub fn choose_groups(&self) -> Option<Groups> {
-        let mut uf = UnionFind((0..self.nodes.len() as u32).collect());
+        let mut uf = UnionFind::new(self.nodes.len());
         for p in self.ports.iter().filter(|p| p.delay < MIN_WINDOW) {
             uf.union(p.from.0, p.to.0);
         }
-        let labels: Vec<u32> = (0..self.nodes.len() as u32).map(|i| uf.find(i)).collect();
-        let groups = Groups::of_labels(&labels);
+        let groups = uf.groups();
         if groups.count == self.nodes.len() {
             // No link is that short: one process per node, as ever.
             return Some(groups);

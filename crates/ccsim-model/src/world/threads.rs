@@ -17,6 +17,7 @@
 //! windows with its barrier, and the mailboxes. What a run may hold to be threaded is in
 //! `thread_plan`: worlds outside it run on one thread.
 
+use super::groups::UnionFind;
 use super::windows::REMOTE;
 use super::{Event, World};
 use crate::ids::PortId;
@@ -120,6 +121,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The other threads' shards, between chunks (no thread runs: no lock is taken).
+fn shards_mut(others: &mut [Mutex<World>]) -> Vec<&mut World> {
+    others.iter_mut().map(|m| m.get_mut().unwrap_or_else(|e| e.into_inner())).collect()
+}
+
 fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
     e.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| e.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".into())
 }
@@ -155,14 +161,11 @@ impl World {
     /// loss is drawn where the link ends, in the port's state). A source host may run apart from
     /// its switch: what they share crosses its access link.
     fn thread_units(&self) -> crate::world::Groups {
-        let mut label: Vec<u32> = (0..self.lps.len() as u32).collect();
+        let mut uf = UnionFind::new(self.lps.len());
         for p in self.ports.iter().filter(|p| p.lazy_sink || p.loss.is_some()) {
-            let (a, b) = (find(&mut label, self.node_lp[p.from.index()]), find(&mut label, self.node_lp[p.to.index()]));
-            let (lo, hi) = (a.min(b), a.max(b));
-            label[hi as usize] = lo;
+            uf.union(self.node_lp[p.from.index()], self.node_lp[p.to.index()]);
         }
-        let roots: Vec<u32> = (0..label.len() as u32).map(|i| find(&mut label, i)).collect();
-        crate::world::Groups::of_labels(&roots)
+        uf.groups()
     }
 
     /// Each unit's expected work, events per second, from every connection's max-min rate: its
@@ -216,17 +219,13 @@ impl World {
     /// unit that best evens the busiest and the idlest threads moves between them (a source host
     /// apart from its switch, say: its cells then cross, a copy each at the window's end).
     fn balance(&self, units: &crate::world::Groups, work: &[f64], k: usize) -> Vec<u32> {
-        let mut label: Vec<u32> = (0..units.count as u32).collect();
+        let mut uf = UnionFind::new(units.count);
         let unit_of = |n: crate::ids::NodeId| units.node_lp[self.node_lp[n.index()] as usize];
-        for p in &self.ports {
-            let host = |n: crate::ids::NodeId| self.nodes[n.index()].kind == super::NodeKind::Host;
-            if host(p.from) || host(p.to) {
-                let (a, b) = (find(&mut label, unit_of(p.from)), find(&mut label, unit_of(p.to)));
-                label[a.max(b) as usize] = a.min(b);
-            }
+        let host = |n: crate::ids::NodeId| self.nodes[n.index()].kind == super::NodeKind::Host;
+        for p in self.ports.iter().filter(|p| host(p.from) || host(p.to)) {
+            uf.union(unit_of(p.from), unit_of(p.to));
         }
-        let roots: Vec<u32> = (0..units.count as u32).map(|u| find(&mut label, u)).collect();
-        let coarse = crate::world::Groups::of_labels(&roots);
+        let coarse = uf.groups();
         let mut coarse_work = vec![0u64; coarse.count];
         for (u, w) in work.iter().enumerate() {
             coarse_work[coarse.node_lp[u] as usize] += w.round() as u64;
@@ -391,7 +390,7 @@ impl World {
             return;
         }
         if threads.gathered {
-            let mut others: Vec<&mut World> = threads.others.iter_mut().map(|m| m.get_mut().unwrap_or_else(|e| e.into_inner())).collect();
+            let mut others = shards_mut(&mut threads.others);
             // Events scheduled on the gathered world since (settling lazy sources at a chunk's end).
             self.relocate_events(&threads.map, &mut others);
             self.swap_owned(&threads.map, &mut others);
@@ -416,7 +415,7 @@ impl World {
         let thread_failed = lock(&shared.failed).take();
         drop(shared);
         let finishing = until >= self.measure.end;
-        let mut others: Vec<&mut World> = threads.others.iter_mut().map(|m| m.get_mut().unwrap_or_else(|e| e.into_inner())).collect();
+        let mut others = shards_mut(&mut threads.others);
         threads.other_pending = self.gather(&threads.map, &mut others, finishing);
         threads.gathered = true;
         threads.finished = finishing;
@@ -581,16 +580,6 @@ impl World {
             cells.clear();
         }
     }
-
-}
-
-/// The root of `i` in union-find labels `l` (path halving).
-fn find(l: &mut [u32], mut i: u32) -> u32 {
-    while l[i as usize] != i {
-        l[i as usize] = l[l[i as usize] as usize];
-        i = l[i as usize];
-    }
-    i
 }
 
 /// A thread other than 0: the steps thread 0 announces, until it stops.
