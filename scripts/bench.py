@@ -411,6 +411,9 @@ THREAD_CASES = [
     ("GFC1, 1 km access links (`abr-benchmarks/gfc1-short-access`)", "abr-benchmarks/gfc1-short-access", 1.0, 10.0),
     ("32-switch parking lot, 1,000 VCs (`scale/parking-lot-32`)", "scale/parking-lot-32", 0.3, 3.0),
     ("GFC1, 10,000 sources (`scale/gfc1-10k`)", "scale/gfc1-10k", 0.3, 0.3),
+    # TCP worlds (no target: their hosts share a thread, drops elsewhere reach them as notes).
+    ("GFR, 50 SACK TCP over UBR with EPD (`gfr/n-source-50-epd`)", "gfr/n-source-50-epd", 2.0, 20.0),
+    ("UT, 12 TCP over ABR session sources, 4 switches (`ut-ct/maxmin-case1-ut`)", "ut-ct/maxmin-case1-ut", 15.0, 150.0),
 ]
 
 

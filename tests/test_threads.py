@@ -5,6 +5,7 @@ with the field's path; process pools run their workers on one thread each."""
 import json
 import os
 import subprocess
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 import ccsim
 from ccsim._choices import SCHEMES
 from ccsim.api import thread_pairs
-from ccsim.errors import ScenarioError
+from ccsim.errors import CcsimWarning, ScenarioError
 
 
 def run(cli, env, *args):
@@ -55,14 +56,46 @@ def test_counts_that_are_not_counts_are_refused(threads, words):
 
 
 def test_worlds_that_cannot_run_on_threads_say_why():
-    with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: connection T1 is TCP"):
-        ccsim.run("gfr/n-source-15-sd", duration="1ms", threads=2)
-    with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: the event trace"):
-        ccsim.run("abr-benchmarks/gfc1", duration="1ms", threads=2, trace=True)
+    with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: the event trace reads TCP connection T1"):
+        ccsim.run("gfr/n-source-15-sd", duration="1ms", threads=2, trace=True)
     with pytest.raises(ScenarioError, match=r"run\.threads: 2 threads: the world runs from one queue \(gateway"):
         ccsim.run("hgrcp/hgrcp-2", duration="1ms", threads=2)
     # "auto" runs them on one thread.
-    assert ccsim.run("gfr/n-source-15-sd", duration="10ms", measure_from="0ms", series=False).threads == 1
+    assert ccsim.run("hgrcp/hgrcp-2", duration="60ms", measure_from="0ms", series=False).threads == 1
+
+
+def test_tcp_worlds_run_on_threads():
+    """TCP connections' hosts share a thread; drops at a switch on another thread reach their
+    connection's record at the window's end: the timeouts' causes come out as on one thread."""
+    one = ccsim.run("gfr/n-source-15-sd", duration="2s", measure_from="0ms", threads=1)
+    two = ccsim.run("gfr/n-source-15-sd", duration="2s", measure_from="0ms", threads=2)
+    assert two.threads == 2
+    a, b = one.summary(), two.summary()
+    a.pop("wall_s"), b.pop("wall_s")
+    assert a == b
+    assert sum(c["timeouts_after_drop"] for c in a["connections"]) > 0
+    assert_same_tables(one, two, ("queue", "received", "dropped", "cwnd", "seq", "goodput", "timeouts", "connections", "ports"))
+
+
+def test_traces_are_the_same_on_every_thread_count():
+    """Each thread records its own rows; the trace, whole or cut by its memory limit, is one
+    thread's row for row (docs/trace.md)."""
+    for limit in (None, 1):
+        kw = dict(duration="20ms", measure_from="0ms", series=False, trace=True if limit is None else {"max_mb": limit})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CcsimWarning)  # the cut trace's warning
+            one = ccsim.run("abr-benchmarks/gfc1", threads=1, **kw)
+            two = ccsim.run("abr-benchmarks/gfc1", threads=2, **kw)
+        assert two.threads == 2 and (limit is None) == one.summary()["trace"]["complete"]
+        assert one.trace.height > 10_000
+        assert one.trace.equals(two.trace)
+        assert one.summary()["trace"] == two.summary()["trace"]
+
+
+def assert_same_tables(one, two, names):
+    for name in names:
+        a, b = getattr(one, name), getattr(two, name)
+        assert (a is None and b is None) or a.equals(b), name
 
 
 def test_pool_workers_take_their_thread_count_from_the_environment(monkeypatch):
@@ -80,15 +113,19 @@ def test_pool_workers_take_their_thread_count_from_the_environment(monkeypatch):
 
 @st.composite
 def worlds(draw):
-    """A random ABR world that runs in windows: a tree of 2–6 switches joined by links of 0.1–3 ms
-    (some under the 100 µs window minimum, grouped with their neighbours), 1–5 source groups on
-    random routes along it, a random scheme and background traffic."""
+    """A random world that runs in windows: a tree of 2–6 switches joined by links of 0.1–3 ms
+    (some under the 100 µs window minimum, grouped with their neighbours; some losing cells),
+    1–5 ABR source groups on random routes along it, a random scheme, background traffic and TCP
+    connections over UBR (windows of one segment and more, short timers: timeouts in 25 ms)."""
     n = draw(st.integers(2, 6))
     delays = ["50us", "100us", "300us", "1ms", "3ms"]
     switches = [{"name": f"SW{k}"} for k in range(n)]
     parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
     links = [{"between": [f"SW{parent[k]}", f"SW{k}"], "delay": draw(st.sampled_from(delays)),
               "rate": draw(st.sampled_from(["45Mbps", "155.52Mbps"]))} for k in range(1, n)]
+    for link in links:
+        if draw(st.integers(0, 3)) == 0:
+            link["loss"] = 0.02
 
     def path(a, b):
         up = lambda k: [k] + (up(parent[k]) if parent[k] is not None else [])  # noqa: E731
@@ -109,6 +146,12 @@ def worlds(draw):
         a = draw(st.integers(0, n - 1))
         scenario["background"] = [{"name": "V", "route": [f"SW{k}" for k in path(a, draw(st.integers(0, n - 1)))],
                                    "peak": "20Mbps", "mean_on": "2ms", "mean_off": "3ms"}]
+    if draw(st.booleans()):
+        a = draw(st.integers(0, n - 1))
+        scenario["connection"] = [{
+            "name": "T", "count": draw(st.integers(1, 3)), "route": [f"SW{k}" for k in path(a, draw(st.integers(0, n - 1)))],
+            "tcp": {"variant": draw(st.sampled_from(["reno", "newreno", "sack1"])), "mss": "1024B",
+                    "window": draw(st.sampled_from(["1024B", "8192B", "65535B"])), "rto_min": "2ms"}}]
     return scenario
 
 
@@ -126,7 +169,9 @@ def test_random_worlds_give_the_same_result_on_one_and_two_threads(scenario):
         return
     event(f"{two.threads} threads")
     a, b = one.summary(), two.summary()
+    if any(c.get("timeouts") for c in a["connections"]):
+        event("TCP timeouts")
     a.pop("wall_s"), b.pop("wall_s")
     assert a == b
-    for name in ("acr", "queue", "received", "utilization", "vcs", "ports"):
-        assert getattr(one, name).equals(getattr(two, name)), name
+    assert_same_tables(one, two, ("acr", "queue", "received", "dropped", "utilization", "vcs", "ports",
+                                  "cwnd", "seq", "goodput", "timeouts", "connections"))

@@ -11,10 +11,14 @@
 //! sorts them once, by every column (time first), so the trace is one canonical table whatever
 //! the engine's mode: simultaneous rows come in the order of their columns, not of the run.
 //!
-//! The memory limit: rows take `ROW_BYTES` each; once `max_rows` are held, recording stops and
-//! the trace is cut. Because rows arrive out of time order, the cut is taken at the earliest time
-//! of a row that was refused (`cut`): `finish` keeps exactly the rows before it, so a cut trace
-//! holds every event of its flows before `cut` and nothing after.
+//! The memory limit: rows take `ROW_BYTES` each, and a trace keeps at most `max_rows`. Past the
+//! limit it is cut at a time (`cut`): the time of the earliest row that does not fit, the
+//! `max_rows + 1`-th in time order. A cut trace holds every event of its flows before `cut` and
+//! nothing after, whatever order the rows came in (engine modes, threads). While recording, up to
+//! an eighth more rows are held before the latest are dropped (`compact`), so that rows arriving
+//! out of time order past the limit cost a constant time each. On threads each thread records its
+//! own rows and thread 0's trace takes the others' (`absorb`): the rows before every thread's cut
+//! are all there, and the trace is the one a single thread records.
 
 use crate::cell::{Cell, CellKind};
 use crate::port::DropReason;
@@ -193,12 +197,14 @@ impl Trace {
         // Every row of a traced flow moves its frame counter on, inside the time span or not.
         let frame = self.unwrap_frame(cell);
         let s = &self.spec;
-        if t < s.from || t >= s.to {
+        if t < s.from || t >= s.to || self.cut.is_some_and(|c| t >= c) {
             return;
         }
-        if self.cut.is_some() || self.time_ps.len() as u64 >= s.max_rows {
-            self.cut = Some(self.cut.map_or(t, |c| c.min(t)));
-            return;
+        if self.time_ps.len() >= self.held_at_most() {
+            self.compact();
+            if self.cut.is_some_and(|c| t >= c) {
+                return;
+            }
         }
         if self.time_ps.len() == self.time_ps.capacity() {
             self.grow();
@@ -233,12 +239,68 @@ impl Trace {
         frame
     }
 
-    /// Room for more rows: doubling, but never past `max_rows`, so the columns never hold more
-    /// than the limit allows.
+    /// Rows held at most while recording: `max_rows` and an eighth more (`compact`).
+    fn held_at_most(&self) -> usize {
+        let max = self.spec.max_rows as usize;
+        max.saturating_add((max / 8).max(1))
+    }
+
+    /// Past `max_rows` rows, keeps those before the `max_rows + 1`-th earliest's time, the new
+    /// `cut`. Every row before the old cut is held (later ones were refused), so every row
+    /// before the new one is too.
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        let max = self.spec.max_rows as usize;
+        if self.len() <= max {
+            return;
+        }
+        let mut times = self.time_ps.clone();
+        let cut = *times.select_nth_unstable(max).1;
+        drop(times);
+        let keep: Vec<usize> = (0..self.len()).filter(|&i| self.time_ps[i] < cut).collect();
+        self.permute(&keep);
+        self.cut = Some(SimTime::from_ps(cut));
+    }
+
+    /// Threads (`world/gather.rs`): takes `other`'s rows, another thread's trace of the same
+    /// spec, leaving it empty (it goes on recording, with its cut). Rows at or after either cut
+    /// are left out: before both, each thread's rows are all held.
+    pub fn absorb(&mut self, other: &mut Trace) {
+        if let Some(c) = other.cut {
+            self.cut = Some(self.cut.map_or(c, |m| m.min(c)));
+        }
+        let cut = self.cut.map_or(u64::MAX, |c| c.as_ps());
+        if self.time_ps.iter().any(|&t| t >= cut) {
+            let keep: Vec<usize> = (0..self.len()).filter(|&i| self.time_ps[i] < cut).collect();
+            self.permute(&keep);
+        }
+        for i in (0..other.len()).filter(|&i| other.time_ps[i] < cut) {
+            self.time_ps.push(other.time_ps[i]);
+            self.event.push(other.event[i]);
+            self.vc.push(other.vc[i]);
+            self.place.push(other.place[i]);
+            self.kind.push(other.kind[i]);
+            self.frame.push(other.frame[i]);
+            self.size.push(other.size[i]);
+            self.reason.push(other.reason[i]);
+            self.seq.push(other.seq[i]);
+        }
+        if !other.is_empty() {
+            self.sorted = false;
+            self.canonical = false;
+        }
+        other.permute(&[]);
+        if self.len() > self.held_at_most() {
+            self.compact();
+        }
+    }
+
+    /// Room for more rows: doubling, but never past what is held at most (`held_at_most`).
     #[cold]
     fn grow(&mut self) {
         let len = self.time_ps.len();
-        let more = len.max(4096).min((self.spec.max_rows as usize).saturating_sub(len)).max(1);
+        let more = len.max(4096).min(self.held_at_most().saturating_sub(len)).max(1);
         self.time_ps.reserve_exact(more);
         self.event.reserve_exact(more);
         self.vc.reserve_exact(more);
@@ -250,19 +312,14 @@ impl Trace {
         self.seq.reserve_exact(more);
     }
 
-    /// Sorts the rows by (time, flow, event, place, kind, reason, frame, size, seq) and, if the trace
-    /// was cut, keeps only the rows before the cut. Idempotent.
+    /// Keeps at most `max_rows` rows (`compact`) and sorts them by (time, flow, event, place,
+    /// kind, reason, frame, size, seq). Idempotent.
     pub fn finish(&mut self) {
         if self.canonical {
             return;
         }
         self.canonical = true;
-        if let Some(cut) = self.cut {
-            let keep: Vec<usize> = (0..self.len()).filter(|&i| self.time_ps[i] < cut.as_ps()).collect();
-            if keep.len() < self.len() {
-                self.permute(&keep);
-            }
-        }
+        self.compact();
         // The order: (time, flow, event, place, kind, reason) packed into one u128, then (frame,
         // size, seq); rows equal in all of them are equal. Sorting packed keys in one array is
         // several times faster than comparing columns through an index.
@@ -331,17 +388,39 @@ mod tests {
     }
 
     /// Rows recorded out of order come out sorted; past the limit the trace keeps exactly the
-    /// rows before the earliest refused one.
+    /// rows before the time of the first that does not fit, in time order, whatever order they
+    /// came in, and whether one trace or two (threads) recorded them.
     #[test]
-    fn finish_sorts_and_a_cut_keeps_everything_before_the_earliest_refused_row() {
-        let mut t = Trace::new(spec(3));
+    fn finish_sorts_and_a_cut_keeps_everything_before_the_first_row_that_does_not_fit() {
         let a = Cell::data(VcId(0));
-        for ps in [50, 20, 60, 40, 30] {
-            t.record(TraceEvent::Deliver, &a, SimTime::from_ps(ps), 0, TraceReason::None, NO_SEQ);
+        let rec = |t: &mut Trace, ps: u64| t.record(TraceEvent::Deliver, &a, SimTime::from_ps(ps), 0, TraceReason::None, NO_SEQ);
+        let times = [50, 20, 60, 40, 30, 40, 90, 25, 70];
+        for order in [times.to_vec(), times.iter().rev().copied().collect()] {
+            let mut t = Trace::new(spec(3));
+            order.iter().for_each(|&ps| rec(&mut t, ps));
+            t.finish();
+            assert_eq!((t.time_ps.clone(), t.cut), (vec![20, 25, 30], Some(SimTime::from_ps(40))), "{order:?}");
+            let mut t = Trace::new(spec(4));
+            order.iter().for_each(|&ps| rec(&mut t, ps));
+            t.finish();
+            assert_eq!((t.time_ps.clone(), t.cut), (vec![20, 25, 30], Some(SimTime::from_ps(40))), "a tie at the cut: both out");
+            let (mut one, mut two) = (Trace::new(spec(3)), Trace::new(spec(3)));
+            for (k, &ps) in order.iter().enumerate() {
+                rec(if k % 2 == 0 { &mut one } else { &mut two }, ps);
+                if k == 4 {
+                    one.absorb(&mut two);
+                }
+            }
+            one.absorb(&mut two);
+            one.finish();
+            assert_eq!((one.time_ps.clone(), one.cut), (vec![20, 25, 30], Some(SimTime::from_ps(40))), "two threads");
         }
-        assert_eq!(t.cut, Some(SimTime::from_ps(30)));
+        let mut t = Trace::new(spec(3));
+        for ps in [50, 20, 60] {
+            rec(&mut t, ps);
+        }
         t.finish();
-        assert_eq!(t.time_ps, vec![20]);
+        assert_eq!((t.time_ps.clone(), t.cut), (vec![20, 50, 60], None), "at the limit: whole");
         let mut t = Trace::new(spec(10));
         for ps in [50, 20, 60, 40, 30] {
             t.record(TraceEvent::Drop, &a, SimTime::from_ps(ps), 3, TraceReason::Port(DropReason::Overflow), NO_SEQ);

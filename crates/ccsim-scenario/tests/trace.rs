@@ -207,6 +207,40 @@ fn a_full_trace_keeps_every_event_before_its_cut() {
     assert!((f(&s["trace"]["cut_s"]) - at as f64 / 1e12).abs() < 1e-15);
 }
 
+/// On threads each records its own rows and thread 0's trace takes the others' whenever the world
+/// is gathered: the trace, whole or cut by its memory limit, is one thread's, row for row and cut
+/// for cut, in one chunk or several. (Over ABR: a TCP connection's sequence numbers are read where
+/// its hosts run, so a traced TCP world stays on one thread, and says so.)
+#[test]
+fn the_trace_is_the_same_on_every_thread_count() {
+    for (name, duration) in [("abr-benchmarks/gfc1", "30ms"), ("abr-benchmarks/parking-lot-5", "30ms")] {
+        for trace in [json!({}), json!({"max_mb": 1})] {
+            let o = [("run.duration", json!(duration)), ("run.measure_from", json!("0s")), ("measure.trace", trace.clone())];
+            let traced = |threads: usize, chunks: u64| {
+                let adj = Adjustments { overrides: o.iter().map(|(p, v)| (p.to_string(), v.clone())).collect(), ..Default::default() };
+                let mut r = Run::from_text(&preset(name), Format::Toml, &adj).unwrap();
+                assert_eq!(r.set_threads(threads).unwrap(), threads, "{name}");
+                let end = r.world().end().as_ps();
+                for k in 1..=chunks {
+                    r.run_until(ccsim_engine::SimTime::from_ps(end * k / chunks));
+                }
+                let t = r.trace().unwrap();
+                (rows(t), t.cut)
+            };
+            let one = traced(1, 1);
+            assert!(one.0.len() > 10_000, "{name}: {} rows", one.0.len());
+            assert_eq!(one.1.is_some(), trace.get("max_mb").is_some(), "{name} {trace}: cut");
+            for (threads, chunks) in [(2, 1), (2, 3), (3, 2)] {
+                assert!(traced(threads, chunks) == one, "{name} {trace}: {threads} threads, {chunks} chunks");
+            }
+        }
+    }
+    let adj = Adjustments { overrides: vec![("measure.trace.enabled".into(), json!(true))], ..Default::default() };
+    let mut r = Run::from_text(&preset("gfr/n-source-15-epd"), Format::Toml, &adj).unwrap();
+    let e = r.set_threads(2).unwrap_err();
+    assert!(e.contains("the event trace reads TCP connection T1's sequence numbers"), "{e}");
+}
+
 /// Recording a trace changes nothing else: the same summary, fingerprint and event count, and
 /// without `measure.trace` the resolved scenario (and its hash) is what it was.
 #[test]

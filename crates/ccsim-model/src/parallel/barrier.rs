@@ -11,12 +11,14 @@
 #[cfg(loom)]
 use loom::{
     hint::spin_loop,
+    thread::yield_now,
     sync::atomic::{AtomicUsize, Ordering},
     sync::{Condvar, Mutex},
 };
 #[cfg(not(loom))]
 use std::{
     hint::spin_loop,
+    thread::yield_now,
     sync::atomic::{AtomicUsize, Ordering},
     sync::{Condvar, Mutex},
     time::Instant,
@@ -29,6 +31,12 @@ use std::{
 /// s with 16,384; docs/benchmarks.md, "Threads"). Under loom, two: each spin is a yield to the model.
 const SPINS: u32 = if cfg!(loom) { 2 } else { 1 << 14 };
 
+/// Yields before a waiter parks when there are more threads than cores. A spinning waiter there
+/// holds the core the last thread to arrive needs, and parking costs a wake-up the scheduler is
+/// slow to grant: 3 threads on this 2-core machine, in a TCP world of 4,500 barrier rounds, took
+/// 12.9 s spinning and 2.3 s parking at once, against 0.26 s on 2 threads.
+const YIELDS: u32 = if cfg!(loom) { 2 } else { 1 << 10 };
+
 /// A reusable barrier for `n` threads: a counter of arrivals and a generation the last arrival
 /// advances. Waiters spin on the generation, then park until it changes. The generation changes
 /// under the lock that parked waiters check it under, so a waiter about to park either sees the new
@@ -36,6 +44,9 @@ const SPINS: u32 = if cfg!(loom) { 2 } else { 1 << 14 };
 /// order of sequentially consistent operations on two variables (which loom does not model).
 pub struct SpinBarrier {
     n: usize,
+    /// More threads than cores: a waiter yields its core instead of spinning (a spinning one
+    /// would hold the core the last thread to arrive needs), `YIELDS` times, then parks.
+    oversubscribed: bool,
     arrived: AtomicUsize,
     generation: AtomicUsize,
     /// Waiters parked or about to park, under the lock.
@@ -45,8 +56,13 @@ pub struct SpinBarrier {
 
 impl SpinBarrier {
     pub fn new(n: usize) -> Self {
+        #[cfg(not(loom))]
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        #[cfg(loom)]
+        let cores = usize::MAX;
         SpinBarrier {
             n: n.max(1),
+            oversubscribed: n > cores,
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
             sleepers: Mutex::new(0),
@@ -69,11 +85,12 @@ impl SpinBarrier {
             }
             return;
         }
-        for _ in 0..SPINS {
+        let (tries, relax): (u32, fn()) = if self.oversubscribed { (YIELDS, yield_now) } else { (SPINS, spin_loop) };
+        for _ in 0..tries {
             if self.generation.load(Ordering::Acquire) != generation {
                 return;
             }
-            spin_loop();
+            relax();
         }
         let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
         *sleepers += 1;

@@ -95,7 +95,7 @@ impl World {
         if self.trace.is_some() {
             self.trace_port(crate::trace::TraceEvent::Drop, &cell, now, p, TraceReason::ExcessiveCollisions);
         }
-        self.vcs[cell.vc.index()].count_drop(&cell, now)
+        self.count_drop(&cell, now)
     }
 
     /// A held port's next departure at `t` (its transmitter starts a cell): a credit port's first
@@ -204,7 +204,7 @@ impl World {
             self.trace_number(p, &mut c);
             self.trace_offered(p, &c, now, TraceReason::Port(reason));
         }
-        self.vcs[cell.vc.index()].count_drop(&cell, now)
+        self.count_drop(&cell, now)
     }
 
     /// Brings everything that is applied lazily up to `now` before anything reads the counters

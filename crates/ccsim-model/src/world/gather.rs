@@ -3,13 +3,15 @@
 //!
 //! Each part of the world has one owner: a port the thread of its sending node, a connection's
 //! source (and its wake-ups) the thread of its source host, its policer (GFR's F-GCRA) the thread
-//! of its ingress switch, its destination
-//! end (and the delays of what it delivered) the thread of its destination host. Gathering swaps
+//! of its ingress switch, its destination end (and the delays of what it delivered) the thread of
+//! its destination host, a TCP connection (both its hosts) the thread they share; the books' counts
+//! of what each end sent and was delivered go with that end. Gathering swaps
 //! every part another thread owns into thread 0's copy (thread 0's stale copy of it goes the other
 //! way: nobody reads it), and a second swap gives each part back. Counters that only add up
-//! (events, hops, the fingerprint, a port's cells delivered at the far end, a connection's books)
+//! (events, hops, the fingerprint, a port's cells delivered at the far end, a connection's drops)
 //! are each thread's own share, and gathering adds the others' into thread 0's, leaving theirs at
-//! zero: the sum is the count, whichever thread counted. Once the run is complete, each crossing
+//! zero: the sum is the count, whichever thread counted. So does the trace: thread 0's takes the
+//! others' rows (`Trace::absorb`). Once the run is complete, each crossing
 //! link's pipe is joined: the cells the receiver holds, then those still at the sender.
 //!
 //! Owns the swap and the sums; nothing here changes what any part holds.
@@ -27,10 +29,13 @@ impl World {
             self.cell_hops += std::mem::take(&mut w.cell_hops);
             self.fingerprint.absorb(&mut w.fingerprint);
             for (mine, theirs) in self.vcs.iter_mut().zip(w.vcs.iter_mut()) {
-                mine.books.absorb(&mut theirs.books);
+                mine.books.absorb_drops(&mut theirs.books);
             }
             for (mine, theirs) in self.ports.iter_mut().zip(w.ports.iter_mut()) {
                 mine.delivered += std::mem::take(&mut theirs.delivered);
+            }
+            if let (Some(mine), Some(theirs)) = (self.trace.as_deref_mut(), w.trace.as_deref_mut()) {
+                mine.absorb(theirs);
             }
         }
         // The receivers' parts of the crossing pipes (the cells that left the sender's buffer).

@@ -135,7 +135,7 @@ impl World {
             let vc = &mut self.vcs[v.index()];
             vc.books.fwd_sent += 1;
             vc.books.data_sent += 1;
-            vc.count_drop(c, self.now);
+            self.count_drop(c, self.now);
             self.ports[port.index()].buffer.reject(v, crate::port::DropReason::FrameDiscard);
             if self.trace.is_some() {
                 let why = crate::trace::TraceReason::Port(crate::port::DropReason::FrameDiscard);

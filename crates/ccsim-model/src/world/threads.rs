@@ -20,7 +20,8 @@
 use super::groups::UnionFind;
 use super::windows::REMOTE;
 use super::{Event, World};
-use crate::ids::PortId;
+use crate::cell::Cell;
+use crate::ids::{PortId, VcId};
 use crate::parallel::barrier::SpinBarrier;
 use crate::parallel::steps::Announcements;
 use crate::port::InFlight;
@@ -52,14 +53,29 @@ pub(in crate::world) struct Shard {
     pub owned: Vec<u32>,
     /// The crossing links it sends on: the port and the thread at the far end.
     pub out: Vec<(PortId, u32)>,
+    /// Per VC, the thread that runs its hosts (a TCP connection's two hosts share one,
+    /// `thread_units`).
+    pub vc_ends: Vec<u32>,
+    /// Cells of TCP connections this thread dropped in the window whose hosts another thread runs
+    /// (`World::count_drop`), with when: they go to that thread with the cells.
+    pub tcp_drops: Vec<(Cell, SimTime)>,
+}
+
+impl Shard {
+    /// Whether this thread runs the hosts of connection `v`.
+    pub fn runs_ends_of(&self, v: VcId) -> bool {
+        self.vc_ends[v.index()] as usize == self.index
+    }
 }
 
 /// Cells that crossed from one thread to another in a window: per crossing link (in port order),
-/// how many of `cells` are its, oldest first.
+/// how many of `cells` are its, oldest first; and the TCP connections' cells the sender dropped,
+/// for the thread that runs their hosts (`Shard::tcp_drops`).
 #[derive(Default)]
 struct Mail {
     links: Vec<(PortId, u32)>,
     cells: Vec<InFlight>,
+    drops: Vec<(Cell, SimTime)>,
 }
 
 type Mailbox = Mutex<Mail>;
@@ -131,11 +147,10 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
 }
 
 impl World {
-    /// Why this world cannot run on several threads, if it cannot: it must run in windows, and
-    /// every connection's ends must keep to themselves. A TCP connection's two ends share its
-    /// table of frames in flight (`can_run_in_windows`), which a thread of its own would not see;
-    /// the per-item trace and the work counts of `--parallel-report` are kept in one order by one
-    /// thread.
+    /// Why this world cannot run on several threads, if it cannot: it must run in windows (which
+    /// keeps gateways' trunks, HG-RCP, in one queue); the work counts of `--parallel-report` are
+    /// kept by one thread; the per-item trace reads a TCP segment's sequence number, at every
+    /// place it records it, from the connection, which only its hosts' thread keeps up to date.
     pub fn can_run_on_threads(&self) -> Result<(), String> {
         if !self.is_windowed() {
             return Err(match self.can_run_in_windows() {
@@ -143,11 +158,14 @@ impl World {
                 Ok(()) => "the world runs from one queue (its links are too short for windows)".into(),
             });
         }
-        if let Some(vc) = self.vcs.iter().find(|vc| !matches!(vc.ends, super::Ends::Abr { .. } | super::Ends::Vbr(_))) {
-            return Err(format!("connection {} is TCP: its two ends share the frames in flight", vc.name));
+        if let Some(vc) = self.vcs.iter().find(|vc| vc.is_trunk()) {
+            return Err(format!("connection {} is a gateway's trunk: its gateways run in one queue", vc.name));
         }
-        if self.trace.is_some() {
-            return Err("the event trace is recorded in one order by one thread".into());
+        if let Some(vc) = self.vcs.iter().find(|vc| self.trace.is_some() && vc.tcp().is_some()) {
+            return Err(format!(
+                "the event trace reads TCP connection {}'s sequence numbers where its hosts run, on one thread",
+                vc.name
+            ));
         }
         if self.work.is_some() {
             return Err("work counts (--parallel-report) are kept by one thread".into());
@@ -158,12 +176,20 @@ impl World {
     /// Per logical process, its *unit*: processes that must share a thread. A lazy sink (the
     /// link to an ABR destination, whose data cells are delivered in batches that read the pipe and
     /// the connection at once, `lazy.rs`) runs with both its ends, and so do a lossy link's (the
-    /// loss is drawn where the link ends, in the port's state). A source host may run apart from
-    /// its switch: what they share crosses its access link.
+    /// loss is drawn where the link ends, in the port's state). A TCP connection's two hosts share
+    /// one too: they share the table of its frames in flight (the receiver reads what each data
+    /// frame carries from it, the sender what each ACK frame does), and the record of what it lost
+    /// (`crate::timeout_cause`); drops elsewhere reach that record at the window's end
+    /// (`World::count_drop`). A source host may run apart from its switch: what they share
+    /// crosses its access link.
     fn thread_units(&self) -> crate::world::Groups {
         let mut uf = UnionFind::new(self.lps.len());
         for p in self.ports.iter().filter(|p| p.lazy_sink || p.loss.is_some()) {
             uf.union(self.node_lp[p.from.index()], self.node_lp[p.to.index()]);
+        }
+        for vc in self.vcs.iter().filter(|vc| matches!(vc.ends, super::Ends::Tcp(_))) {
+            let (src, dst) = (self.ports[vc.fwd_ports[0].index()].from, self.ports[vc.rev_ports.last().expect("a route").index()].from);
+            uf.union(self.node_lp[src.index()], self.node_lp[dst.index()]);
         }
         uf.groups()
     }
@@ -301,6 +327,7 @@ impl World {
         let mut shards = shards;
         for w in &mut shards {
             w.lazy_ends_as(self);
+            w.trace = self.trace.as_ref().map(|t| Box::new(crate::trace::Trace::new(t.spec().clone())));
         }
         let k = plan.threads;
         let port_thread: Vec<u32> = self.ports.iter().map(|p| plan.lp_thread[self.node_lp[p.from.index()] as usize]).collect();
@@ -313,15 +340,15 @@ impl World {
             .map(|(i, p)| (PortId(i as u32), port_thread[i], arrive_thread(p)))
             .collect();
         let lp_of_port = |p: PortId| self.node_lp[self.ports[p.index()].from.index()] as usize;
-        let vc_src = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(vc.fwd_ports[0])]).collect();
+        let vc_src: Vec<u32> = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(vc.fwd_ports[0])]).collect();
         let vc_dst = self.vcs.iter().map(|vc| plan.lp_thread[lp_of_port(*vc.rev_ports.last().expect("a route"))]).collect();
         let vc_ingress = self.vcs.iter().map(|vc| plan.lp_thread[self.node_lp[self.ports[vc.fwd_ports[0].index()].to.index()] as usize]).collect();
-        self.become_shard(0, plan, &crossing);
+        self.become_shard(0, plan, &crossing, &vc_src);
         let others = shards
             .into_iter()
             .enumerate()
             .map(|(i, mut w)| {
-                w.become_shard(i + 1, plan, &crossing);
+                w.become_shard(i + 1, plan, &crossing, &vc_src);
                 Mutex::new(w)
             })
             .collect();
@@ -356,7 +383,7 @@ impl World {
 
     /// This copy becomes thread `t`'s shard: it keeps only its own processes' events (thread 0
     /// also the observers'), and its crossing links' arrivals are the receiver's to schedule.
-    fn become_shard(&mut self, t: usize, plan: &ThreadPlan, crossing: &[(PortId, u32, u32)]) {
+    fn become_shard(&mut self, t: usize, plan: &ThreadPlan, crossing: &[(PortId, u32, u32)], vc_ends: &[u32]) {
         let owned: Vec<u32> = (0..self.lps.len() as u32).filter(|&lp| plan.lp_thread[lp as usize] as usize == t).collect();
         for lp in 0..self.lps.len() {
             if plan.lp_thread[lp] as usize != t {
@@ -374,7 +401,8 @@ impl World {
                 out.push((p, to));
             }
         }
-        self.shard = Some(Box::new(Shard { index: t, owned, out }));
+        let vc_ends = vc_ends.to_vec();
+        self.shard = Some(Box::new(Shard { index: t, owned, out, vc_ends, tcp_drops: Vec::new() }));
     }
 
     /// The number of threads the world runs on (1 unless `set_threads`).
@@ -536,8 +564,13 @@ impl World {
     /// The cells that left this shard's crossing links' buffers by now go to the receivers'
     /// mailboxes (a FIFO port's queued cells are its pipe's newest entries and stay).
     fn export(&mut self, mailboxes: &[Mailbox], k: usize) {
-        let shard = self.shard.as_ref().expect("a shard");
+        let shard = self.shard.as_mut().expect("a shard");
         let me = shard.index;
+        for (cell, at) in shard.tcp_drops.drain(..) {
+            let to = shard.vc_ends[cell.vc.index()] as usize;
+            lock(&mailboxes[me * k + to]).drops.push((cell, at));
+        }
+        let shard = self.shard.as_ref().expect("a shard");
         let mut to_thread = usize::MAX;
         let mut mailbox = None;
         for &(p, to) in &shard.out {
@@ -564,7 +597,7 @@ impl World {
         let me = self.shard.as_ref().expect("a shard").index;
         for from in (0..k).filter(|&j| j != me) {
             let mut mail = lock(&mailboxes[from * k + me]);
-            let Mail { links, cells } = &mut *mail;
+            let Mail { links, cells, drops } = &mut *mail;
             let mut at = 0;
             for &(p, n) in links.iter() {
                 let sent = &cells[at..at + n as usize];
@@ -578,6 +611,11 @@ impl World {
             }
             links.clear();
             cells.clear();
+            for (cell, at) in drops.drain(..) {
+                if let super::Ends::Tcp(t) = &mut self.vcs[cell.vc.index()].ends {
+                    t.on_cell_dropped(&cell, at);
+                }
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ impl World {
     /// Records the traced flows' events from the start of the run (before it only).
     pub fn set_trace(&mut self, spec: TraceSpec) {
         assert!(self.events == 0, "the trace can only be turned on before the run");
+        assert!(self.threads.is_none(), "the trace is turned on before threads are (`set_threads` gives each its own)");
         assert!(spec.flows.is_empty() || spec.flows.len() == self.vcs.len(), "one flag per VC");
         // `Trace::finish` packs a place in 27 bits (VCs are below 2^24 already).
         assert!(self.ports.len() + self.nodes.len() < 1 << 27, "more than 2^27 ports and nodes to trace");

@@ -28,19 +28,28 @@ pub struct VcBooks {
 }
 
 impl VcBooks {
-    /// Adds `other`'s counts to these and zeroes `other`'s (threads: `gather.rs`): books only
-    /// add up, so a VC's books are the sum of every thread's copy.
-    pub(in crate::world) fn absorb(&mut self, other: &mut VcBooks) {
-        let o = std::mem::take(other);
-        self.fwd_sent += o.fwd_sent;
-        self.fwd_delivered += o.fwd_delivered;
-        self.fwd_dropped += o.fwd_dropped;
-        self.bwd_sent += o.bwd_sent;
-        self.bwd_delivered += o.bwd_delivered;
-        self.bwd_dropped += o.bwd_dropped;
-        self.data_sent += o.data_sent;
-        self.data_delivered += o.data_delivered;
-        self.data_dropped += o.data_dropped;
+    /// Threads (`gather.rs`): adds `other`'s drops to these and zeroes them. Drops happen
+    /// anywhere, so a VC's are the sum of every thread's copy.
+    pub(in crate::world) fn absorb_drops(&mut self, other: &mut VcBooks) {
+        self.fwd_dropped += std::mem::take(&mut other.fwd_dropped);
+        self.bwd_dropped += std::mem::take(&mut other.bwd_dropped);
+        self.data_dropped += std::mem::take(&mut other.data_dropped);
+    }
+
+    /// Threads: swaps what the source host counts (sent forward, delivered backward) with
+    /// `other`'s. Its thread's copy holds them whole, so that the trace numbers what it sends on
+    /// from its own count (`World::trace_number_sent`).
+    fn swap_source_counts(&mut self, other: &mut VcBooks) {
+        std::mem::swap(&mut self.fwd_sent, &mut other.fwd_sent);
+        std::mem::swap(&mut self.data_sent, &mut other.data_sent);
+        std::mem::swap(&mut self.bwd_delivered, &mut other.bwd_delivered);
+    }
+
+    /// Threads: swaps what the destination host counts (delivered forward, sent backward).
+    fn swap_dest_counts(&mut self, other: &mut VcBooks) {
+        std::mem::swap(&mut self.fwd_delivered, &mut other.fwd_delivered);
+        std::mem::swap(&mut self.data_delivered, &mut other.data_delivered);
+        std::mem::swap(&mut self.bwd_sent, &mut other.bwd_sent);
     }
 
     pub(in crate::world) fn count_drop(&mut self, cell: &Cell) {
@@ -166,39 +175,53 @@ impl Vc {
         self.books.data_delivered += data as u64;
     }
 
-    /// A cell (or packet) of this VC was dropped at `now`, anywhere: its books, and a TCP
-    /// connection's note of what it lost (the cause of its timeouts, `crate::timeout_cause`).
-    pub(in crate::world) fn count_drop(&mut self, cell: &Cell, now: SimTime) {
-        self.books.count_drop(cell);
-        if let Ends::Tcp(t) = &mut self.ends {
-            t.on_cell_dropped(cell, now);
-        }
-    }
-
-    /// Threads (`gather.rs`): swaps what the VC's source host owns (the source and its wake-ups)
-    /// with `other`'s copy of the same VC.
+    /// Threads (`gather.rs`): swaps what the VC's source host owns (the source and its wake-ups,
+    /// its books' counts; a TCP connection's both ends) with `other`'s copy of the same VC.
     pub(in crate::world) fn swap_source_side(&mut self, other: &mut Vc) {
         match (&mut self.ends, &mut other.ends) {
             (Ends::Abr { source: a, .. }, Ends::Abr { source: b, .. }) => std::mem::swap(a, b),
             (Ends::Vbr(a), Ends::Vbr(b)) => std::mem::swap(a, b),
-            _ => unreachable!("threads run ABR and background connections only (`thread_plan`)"),
+            // Both hosts run on one thread (`thread_units`): the whole connection goes.
+            (Ends::Tcp(a), Ends::Tcp(b)) => std::mem::swap(a, b),
+            _ => unreachable!("no gateway trunks on threads (`can_run_on_threads`)"),
         }
         std::mem::swap(&mut self.wake_gen, &mut other.wake_gen);
         std::mem::swap(&mut self.pending_wake, &mut other.pending_wake);
+        self.books.swap_source_counts(&mut other.books);
     }
 
     /// Threads (`gather.rs`): swaps what the VC's destination host owns (the destination end
-    /// system, the delays of what it delivered) with `other`'s copy of the same VC.
+    /// system, the delays of what it delivered, its books' counts) with `other`'s copy of the
+    /// same VC.
     pub(in crate::world) fn swap_dest_side(&mut self, other: &mut Vc) {
         if let (Ends::Abr { dest: a, .. }, Ends::Abr { dest: b, .. }) = (&mut self.ends, &mut other.ends) {
             std::mem::swap(a, b);
         }
         std::mem::swap(&mut self.delay, &mut other.delay);
         std::mem::swap(&mut self.ctd, &mut other.ctd);
+        self.books.swap_dest_counts(&mut other.books);
     }
 
     /// Bytes delivered in order to the receiving application (TCP only).
     pub fn goodput_bytes(&self) -> u64 {
         self.tcp().map_or(0, |t| t.receiver.delivered)
+    }
+}
+
+impl super::World {
+    /// A cell (or packet) of its VC was dropped at `now`, anywhere: the VC's books, and a TCP
+    /// connection's note of what it lost (the cause of its timeouts, `crate::timeout_cause`). On
+    /// threads, the note for a connection whose hosts another thread runs waits for the window's
+    /// end and goes there with the cells (`threads.rs`); the cause compares times, not the order
+    /// notes come in, so the counts are those of one thread.
+    pub(in crate::world) fn count_drop(&mut self, cell: &Cell, now: SimTime) {
+        let vc = &mut self.vcs[cell.vc.index()];
+        vc.books.count_drop(cell);
+        if let Ends::Tcp(t) = &mut vc.ends {
+            match self.shard.as_deref_mut().filter(|s| !s.runs_ends_of(cell.vc)) {
+                Some(shard) => shard.tcp_drops.push((*cell, now)),
+                None => t.on_cell_dropped(cell, now),
+            }
+        }
     }
 }

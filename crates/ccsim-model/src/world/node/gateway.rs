@@ -96,7 +96,7 @@ impl World {
             self.trace_gateway_entry(node, &packet, n);
         }
         if n == 0 {
-            return self.vcs[v.index()].count_drop(&packet, now);
+            return self.count_drop(&packet, now);
         }
         let books = &mut self.vcs[v.index()].books;
         // The packet arrived; its n cells leave by the ABR connection.

@@ -95,7 +95,7 @@ impl World {
             if self.trace.is_some() {
                 self.trace_port(crate::trace::TraceEvent::Drop, &cell, self.now, p, crate::trace::TraceReason::LinkLoss);
             }
-            return self.vcs[cell.vc.index()].count_drop(&cell, self.now);
+            return self.count_drop(&cell, self.now);
         }
         let kind = self.nodes[port.to.index()].kind;
         self.arrive_kind[p.index()] = kind;

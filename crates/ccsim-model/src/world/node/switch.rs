@@ -67,7 +67,7 @@ impl World {
     #[inline(never)]
     fn refuse_selective(&mut self, out: PortId, cell: Cell) {
         self.ports[out.index()].buffer.reject(cell.vc, DropReason::Selective);
-        self.vcs[cell.vc.index()].count_drop(&cell, self.now);
+        self.count_drop(&cell, self.now);
         if self.trace.is_some() {
             self.trace_port(TraceEvent::Drop, &cell, self.now, out, TraceReason::Port(DropReason::Selective));
         }
@@ -91,7 +91,7 @@ impl World {
             }
             Verdict::Drop => {
                 self.ports[out.index()].buffer.reject(cell.vc, DropReason::Policed);
-                vc.count_drop(cell, self.now);
+                self.count_drop(cell, self.now);
                 if self.trace.is_some() {
                     self.trace_port(TraceEvent::Drop, cell, self.now, out, TraceReason::Port(DropReason::Policed));
                 }
