@@ -27,11 +27,27 @@ struct Sar<T> {
     /// (frame number, items, what it carries). Numbers wrap: the frames in flight at one time
     /// (at most a window of them) are far fewer than 65 536.
     in_flight: VecDeque<(u16, u32, T)>,
+    /// The changes to `in_flight` since last taken, when other threads keep a copy of it
+    /// (`TcpEnds::log_frames`).
+    changes: Option<Vec<FrameChange<T>>>,
 }
+
+/// A change to a connection's table of frames in flight, for the copies other threads keep: the
+/// trace reads what a frame carries wherever it records a row (`World::trace_seq`).
+#[derive(Clone, Copy, Debug)]
+pub enum FrameChange<T> {
+    /// Frame (number, items, what it carries) entered the network.
+    Push(u16, u32, T),
+    /// Frame `number` was resolved at the far end (delivered, or known lost).
+    Pop(u16),
+}
+
+/// A connection's changes to its two tables (data frames, ACK frames) over a window.
+pub type FrameLog = (Vec<FrameChange<Segment>>, Vec<FrameChange<Ack>>);
 
 impl<T: Copy> Sar<T> {
     fn new() -> Self {
-        Sar { next: 0, in_flight: VecDeque::new() }
+        Sar { next: 0, in_flight: VecDeque::new(), changes: None }
     }
 
     /// Registers a frame of `n` cells; returns its number.
@@ -39,7 +55,24 @@ impl<T: Copy> Sar<T> {
         let id = self.next;
         self.next = self.next.wrapping_add(1);
         self.in_flight.push_back((id, n, item));
+        if let Some(c) = self.changes.as_mut() {
+            c.push(FrameChange::Push(id, n, item));
+        }
         id
+    }
+
+    /// Applies another copy's changes (this copy is kept for reading only).
+    fn apply(&mut self, changes: &[FrameChange<T>]) {
+        for &c in changes {
+            match c {
+                FrameChange::Push(id, n, item) => self.in_flight.push_back((id, n, item)),
+                FrameChange::Pop(id) => {
+                    if let Some(k) = self.in_flight.iter().position(|&(f, _, _)| f == id) {
+                        self.in_flight.remove(k);
+                    }
+                }
+            }
+        }
     }
 
     /// What frame `id`, still in flight, carries.
@@ -52,6 +85,9 @@ impl<T: Copy> Sar<T> {
     fn take(&mut self, id: u16, mut lost: impl FnMut(u16, &T)) -> Option<(u32, T)> {
         while let Some(&(f, n, item)) = self.in_flight.front() {
             self.in_flight.pop_front();
+            if let Some(c) = self.changes.as_mut() {
+                c.push(FrameChange::Pop(f));
+            }
             if f == id {
                 return Some((n, item));
             }
@@ -283,6 +319,26 @@ impl TcpEnds {
             self.frame_items(vc, CellKind::Data, id, n, seg.wire_bytes(), fwd);
         }
         self.segs = segs;
+    }
+
+    /// Threads with a trace: from now on the changes to the tables of frames in flight are kept
+    /// for the other threads' copies (`take_frame_log`, `apply_frame_log`).
+    pub fn log_frames(&mut self) {
+        self.data.changes.get_or_insert_with(Vec::new);
+        self.acks.changes.get_or_insert_with(Vec::new);
+    }
+
+    /// The changes since last taken (none unless `log_frames`).
+    pub fn take_frame_log(&mut self) -> Option<FrameLog> {
+        let data = std::mem::take(self.data.changes.as_mut()?);
+        let acks = std::mem::take(self.acks.changes.as_mut()?);
+        (!data.is_empty() || !acks.is_empty()).then_some((data, acks))
+    }
+
+    /// Another thread's changes, into this copy of the tables (read only by the trace here).
+    pub fn apply_frame_log(&mut self, log: &FrameLog) {
+        self.data.apply(&log.0);
+        self.acks.apply(&log.1);
     }
 
     /// The segment data frame `frame` in flight carries: what a router reading the packet's TCP

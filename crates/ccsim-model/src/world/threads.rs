@@ -25,6 +25,7 @@ use crate::ids::{PortId, VcId};
 use crate::parallel::barrier::SpinBarrier;
 use crate::parallel::steps::Announcements;
 use crate::port::InFlight;
+use crate::tcp_host::FrameLog;
 use ccsim_engine::{ByEvent, EventQueue, SimDuration, SimTime};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
@@ -59,6 +60,10 @@ pub(in crate::world) struct Shard {
     /// Cells of TCP connections this thread dropped in the window whose hosts another thread runs
     /// (`World::count_drop`), with when: they go to that thread with the cells.
     pub tcp_drops: Vec<(Cell, SimTime)>,
+    /// With a trace: the TCP connections whose hosts this thread runs. Their frames in flight go
+    /// to the other threads' copies at each window's end (the trace reads what a frame carries
+    /// where it records a row).
+    pub tcp_logged: Vec<VcId>,
 }
 
 impl Shard {
@@ -76,6 +81,7 @@ struct Mail {
     links: Vec<(PortId, u32)>,
     cells: Vec<InFlight>,
     drops: Vec<(Cell, SimTime)>,
+    frames: Vec<(VcId, FrameLog)>,
 }
 
 type Mailbox = Mutex<Mail>;
@@ -148,9 +154,8 @@ fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
 
 impl World {
     /// Why this world cannot run on several threads, if it cannot: it must run in windows (which
-    /// keeps gateways' trunks, HG-RCP, in one queue); the work counts of `--parallel-report` are
-    /// kept by one thread; the per-item trace reads a TCP segment's sequence number, at every
-    /// place it records it, from the connection, which only its hosts' thread keeps up to date.
+    /// keeps gateways' trunks, HG-RCP, in one queue), and the work counts of `--parallel-report`
+    /// are kept by one thread.
     pub fn can_run_on_threads(&self) -> Result<(), String> {
         if !self.is_windowed() {
             return Err(match self.can_run_in_windows() {
@@ -160,12 +165,6 @@ impl World {
         }
         if let Some(vc) = self.vcs.iter().find(|vc| vc.is_trunk()) {
             return Err(format!("connection {} is a gateway's trunk: its gateways run in one queue", vc.name));
-        }
-        if let Some(vc) = self.vcs.iter().find(|vc| self.trace.is_some() && vc.tcp().is_some()) {
-            return Err(format!(
-                "the event trace reads TCP connection {}'s sequence numbers where its hosts run, on one thread",
-                vc.name
-            ));
         }
         if self.work.is_some() {
             return Err("work counts (--parallel-report) are kept by one thread".into());
@@ -402,7 +401,16 @@ impl World {
             }
         }
         let vc_ends = vc_ends.to_vec();
-        self.shard = Some(Box::new(Shard { index: t, owned, out, vc_ends, tcp_drops: Vec::new() }));
+        let mut tcp_logged = Vec::new();
+        if self.trace.is_some() {
+            for (v, vc) in self.vcs.iter_mut().enumerate() {
+                if let (super::Ends::Tcp(tcp), true) = (&mut vc.ends, vc_ends[v] as usize == t) {
+                    tcp.log_frames();
+                    tcp_logged.push(VcId(v as u32));
+                }
+            }
+        }
+        self.shard = Some(Box::new(Shard { index: t, owned, out, vc_ends, tcp_drops: Vec::new(), tcp_logged }));
     }
 
     /// The number of threads the world runs on (1 unless `set_threads`).
@@ -570,6 +578,14 @@ impl World {
             let to = shard.vc_ends[cell.vc.index()] as usize;
             lock(&mailboxes[me * k + to]).drops.push((cell, at));
         }
+        for &v in &shard.tcp_logged {
+            let super::Ends::Tcp(tcp) = &mut self.vcs[v.index()].ends else { unreachable!("a TCP connection") };
+            if let Some(log) = tcp.take_frame_log() {
+                for to in (0..k).filter(|&j| j != me) {
+                    lock(&mailboxes[me * k + to]).frames.push((v, log.clone()));
+                }
+            }
+        }
         let shard = self.shard.as_ref().expect("a shard");
         let mut to_thread = usize::MAX;
         let mut mailbox = None;
@@ -597,7 +613,7 @@ impl World {
         let me = self.shard.as_ref().expect("a shard").index;
         for from in (0..k).filter(|&j| j != me) {
             let mut mail = lock(&mailboxes[from * k + me]);
-            let Mail { links, cells, drops } = &mut *mail;
+            let Mail { links, cells, drops, frames } = &mut *mail;
             let mut at = 0;
             for &(p, n) in links.iter() {
                 let sent = &cells[at..at + n as usize];
@@ -614,6 +630,11 @@ impl World {
             for (cell, at) in drops.drain(..) {
                 if let super::Ends::Tcp(t) = &mut self.vcs[cell.vc.index()].ends {
                     t.on_cell_dropped(&cell, at);
+                }
+            }
+            for (v, log) in frames.drain(..) {
+                if let super::Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
+                    t.apply_frame_log(&log);
                 }
             }
         }
