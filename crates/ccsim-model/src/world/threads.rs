@@ -2,9 +2,12 @@
 //! to one thread (docs/DESIGN.md §2, "As built — threads").
 //!
 //! Each thread runs its own copy of the world (a *shard*, built from the same scenario) and only
-//! its own logical processes in it; the state of everything else in its copy is never touched.
+//! its own logical processes in it; the state of everything else in its copy is never touched
+//! (but for the copies of traced TCP connections' frames in flight, which its trace rows read).
 //! A window's events are independent across processes (`windows.rs`), so the threads run a window
-//! at once and meet at a barrier. Between threads, only cells cross: a link whose ends run on two
+//! at once and meet at a barrier. Between threads, cells cross (and, for TCP connections, notes of
+//! the cells a switch dropped and, with a trace, the changes to their frames in flight: they go in
+//! the same mailboxes at the same time): a link whose ends run on two
 //! threads (a *crossing* link) is pushed into at the sending thread and popped at the receiving
 //! one; at the end of each window the sender moves the cells that left its buffer into a mailbox
 //! for the receiver (`export`), which puts them into its own copy of the pipe before it runs the
