@@ -106,6 +106,18 @@ impl<T: Copy> Ring<T> {
         }
     }
 
+    /// Loads the oldest item, its value unused: its cache line comes in while the caller does
+    /// other work (a load nothing waits for).
+    #[inline]
+    pub fn touch_front(&self)
+    where
+        T: Copy,
+    {
+        if self.len > 0 {
+            std::hint::black_box(*self.slot(self.head));
+        }
+    }
+
     /// The `i`-th oldest item.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&T> {

@@ -63,6 +63,7 @@ struct WideKeys {
 impl ArrivalKeys for WideKeys {
     type Key = WideKey;
     const NONE: WideKey = NO_WIDE_ARRIVAL;
+    const TOUCH_NEXT_HEAD: bool = true;
     #[inline(always)]
     fn in_window(self, key: WideKey) -> bool {
         key < self.window
