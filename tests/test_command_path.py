@@ -16,9 +16,9 @@ HEAVY = ("polars", "numpy", "pyarrow", "matplotlib", "dask", "plotly", "typer", 
 
 
 @pytest.mark.parametrize("args, want", [
-    (["run", "x/y", "--json"], {"scenario": "x/y", "seed": None, "scheme": None, "tcp": None, "set": []}),
-    (["run", "--json", "--seed", "3", "x/y", "--set", "a=1", "--set=b.c=\"2\"", "--tcp=reno", "--scheme", "erica"],
-     {"scenario": "x/y", "seed": 3, "scheme": "erica", "tcp": "reno", "set": ["a=1", "b.c=\"2\""]}),
+    (["run", "x/y", "--json"], {"scenario": "x/y", "seed": None, "scheme": None, "tcp": None, "threads": None, "set": []}),
+    (["run", "--json", "--seed", "3", "x/y", "--set", "a=1", "--set=b.c=\"2\"", "--tcp=reno", "--scheme", "erica", "--threads", "2"],
+     {"scenario": "x/y", "seed": 3, "scheme": "erica", "tcp": "reno", "threads": "2", "set": ["a=1", "b.c=\"2\""]}),
 ])
 def test_the_fast_path_reads_run_json_command_lines(args, want):
     assert parse_run_json(args) == want
@@ -28,6 +28,7 @@ def test_the_fast_path_reads_run_json_command_lines(args, want):
     [], ["run", "x/y"], ["presets", "--json"], ["run", "x/y", "--json", "--out", "d"], ["run", "--json"],
     ["run", "x/y", "z", "--json"], ["run", "x/y", "--json", "--seed", "abc"], ["run", "x/y", "--json", "--seed"],
     ["run", "x/y", "--json", "--seed", "1", "--seed", "2"], ["run", "x/y", "--json", "--help"],
+    ["run", "x/y", "--json", "--threads", "1", "--threads", "2"],
 ])
 def test_anything_else_goes_to_the_full_cli(args):
     assert parse_run_json(args) is None
@@ -42,8 +43,12 @@ def _run(module, *args, watched=HEAVY):
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 
 
-def test_run_json_loads_no_heavy_module_and_matches_the_full_cli():
-    args = ("run", "abr-benchmarks/two-sources", "--json", "--seed", "4", "--set", "run.duration=\"20ms\"")
+@pytest.mark.parametrize("args", [
+    ("run", "abr-benchmarks/two-sources", "--json", "--seed", "4", "--set", "run.duration=\"20ms\""),
+    # `--threads` too (scripts and the benchmarks pass it; the full CLI's start-up took 0.2 s).
+    ("run", "abr-benchmarks/gfc1", "--json", "--threads", "2", "--set", "run.duration=\"20ms\""),
+])
+def test_run_json_loads_no_heavy_module_and_matches_the_full_cli(args):
     fast, full = _run("ccsim.entry", *args), _run("ccsim.cli", *args)
     assert fast.returncode == 0 and full.returncode == 0, fast.stderr + full.stderr
     assert fast.stderr.strip() == "LOADED", fast.stderr
@@ -81,7 +86,9 @@ def test_the_metadata_text_is_json_dumps_s(meta):
 
 
 def test_errors_are_the_full_cli_s():
-    for args, rc in [(("run", "nope/nothing", "--json"), 2), (("run", "abr-benchmarks/two-sources", "--json", "--set", "run.duration=-1"), 2)]:
+    for args, rc in [(("run", "nope/nothing", "--json"), 2), (("run", "abr-benchmarks/two-sources", "--json", "--set", "run.duration=-1"), 2),
+                     (("run", "abr-benchmarks/two-sources", "--json", "--threads", "x"), 2),
+                     (("run", "abr-benchmarks/two-sources", "--json", "--threads", "2"), 2)]:
         fast, full = _run("ccsim.entry", *args), _run("ccsim.cli", *args)
         assert fast.returncode == full.returncode == rc
         assert fast.stdout == full.stdout == ""

@@ -13,7 +13,7 @@ from typer.core import TyperCommand
 
 from ._choices import SCHEMES, TCP_VARIANTS, listed
 from ._progress import ProgressBar
-from .entry import fail, parse_sets, report_error
+from .entry import fail, parse_sets, report_error, thread_count
 from .errors import CcsimError, ScenarioError, UsageError
 
 app = typer.Typer(
@@ -153,16 +153,6 @@ def _ms(x: Any) -> str:
 def _num(x: Any, fmt: str) -> str:
     """A summary number, or n/a where it does not apply (null)."""
     return "n/a" if x is None else format(x, fmt)
-
-
-def _thread_count(text: str | None) -> int | str | None:
-    """`--threads`: "auto" or a whole number, as `run.threads` takes it (its checks apply)."""
-    if text is None or text == "auto":
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        raise ScenarioError(f"--threads: \"auto\" or a whole number, not {text!r}") from None
 
 
 def _print_summary(s: dict[str, Any], threads: int = 1) -> None:
@@ -328,7 +318,7 @@ def run(
             result = run_scenario(scenario, seed=seed, scheme=scheme, tcp=tcp, set=parse_sets(set_), progress=progress,
                                   trace=trace, stream_series=parts, _stream_above_mb=STREAM_ABOVE_MB,
                                   series=out_dir is not None, parallel_report=parallel_report,
-                                  threads=_thread_count(threads))
+                                  threads=thread_count(threads))
         finally:
             progress.close()
         if out_dir is not None:

@@ -1,5 +1,5 @@
 """The `ccsim` command's entry point. `ccsim run SCENARIO [--seed N] [--scheme S] [--tcp T]
-[--set PATH=VALUE]... --json`, the form scripts and sweeps call many times, and `ccsim --version`
+[--threads N] [--set PATH=VALUE]... --json`, the form scripts and sweeps call many times, and `ccsim --version`
 are answered here without loading the command-line framework (typer, rich) or the table libraries
 (polars, numpy): the whole process is the interpreter, the engine and the run. Every other command line, and any
 form of this one the parser below does not recognise exactly, goes to the full CLI (`cli.py`),
@@ -17,7 +17,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 # `run` options the fast path knows, each taking one value; `--set` may repeat.
-_VALUED = ("--seed", "--scheme", "--tcp", "--set")
+_VALUED = ("--seed", "--scheme", "--tcp", "--threads", "--set")
+
+
+def thread_count(text: str | None) -> int | str | None:
+    """`--threads`: "auto" or a whole number, as `run.threads` takes it (its checks apply)."""
+    if text is None or text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise ScenarioError(f"--threads: \"auto\" or a whole number, not {text!r}") from None
 
 
 def parse_sets(sets: list[str]) -> dict[str, Any]:
@@ -71,7 +81,7 @@ def parse_run_json(args: list[str]) -> dict[str, Any] | None:
     anything this parser is not sure about: the full CLI then parses it)."""
     if not args or args[0] != "run" or "--json" not in args:
         return None
-    opts: dict[str, Any] = {"scenario": None, "seed": None, "scheme": None, "tcp": None, "set": []}
+    opts: dict[str, Any] = {"scenario": None, "seed": None, "scheme": None, "tcp": None, "threads": None, "set": []}
     rest = args[1:]
     i = 0
     while i < len(rest):
@@ -133,7 +143,7 @@ def _main(args: list[str]) -> int:
         from .api import summary_json
 
         text = summary_json(opts["scenario"], seed=opts["seed"], scheme=opts["scheme"], tcp=opts["tcp"],
-                            set=parse_sets(opts["set"]))
+                            set=parse_sets(opts["set"]), threads=thread_count(opts["threads"]))
         sys.stdout.write(text + "\n")
     except (CcsimError, KeyboardInterrupt, OSError) as e:
         return report_error(e)
