@@ -1,5 +1,5 @@
 """`run.threads` (docs/scenarios.md, "Threads"): a run on several threads gives the result of one
-thread, summary, every series and fingerprint included; counts a world cannot honour are refused
+thread, summary, every series, fingerprint and trace included; counts a world cannot honour are refused
 with the field's path; process pools run their workers on one thread each."""
 
 import json
