@@ -109,10 +109,7 @@ impl<T: Copy> Ring<T> {
     /// Loads the oldest item, its value unused: its cache line comes in while the caller does
     /// other work (a load nothing waits for).
     #[inline]
-    pub fn touch_front(&self)
-    where
-        T: Copy,
-    {
+    pub fn touch_front(&self) {
         if self.len > 0 {
             std::hint::black_box(*self.slot(self.head));
         }

@@ -142,7 +142,7 @@ pub(in crate::world) trait ArrivalKeys: Copy {
     const NONE: Self::Key;
     /// Whether to load the next arrival's pipe head as soon as the tournament names it: for wide
     /// nodes, whose thousands of pipes' entries have left the caches by the time they arrive
-    /// (`scale/gfc1-10k`: 233–250 → 214–218 ns per hop); not for a window's tournament over a
+    /// (`scale/gfc1-10k`: 221–250 → 206–218 ns per hop); not for a window's tournament over a
     /// few pipes, whose heads are near (GFC1 lost 2.5 % with it).
     const TOUCH_NEXT_HEAD: bool;
     /// Whether `key`, the tournament's least, is an arrival in the window being run.
