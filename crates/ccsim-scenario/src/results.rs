@@ -325,8 +325,8 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
             m.insert("early_drops".into(), json!(p.early_drops));
             Value::Object(m)
         })
-        .zip(world.ports.iter().zip(&r.ports).filter(|(p, _)| p.at_switch))
-        .map(|(mut v, (port, rep))| {
+        .zip(world.ports.iter().enumerate().zip(&r.ports).filter(|((_, p), _)| p.at_switch))
+        .map(|(mut v, ((i, port), rep))| {
             // The buffer's size, in the port's unit (what a queue plot draws its limit at).
             let u = unit(port.packets);
             let m = v.as_object_mut().expect("an object");
@@ -363,15 +363,15 @@ pub fn result_json(world: &World, r: &Report, conservation_ok: bool, scenario_na
                 v.as_object_mut().expect("an object").insert("link_losses".into(), json!(l.lost));
             }
             // Controlled Transfer: this hop's credit counters (docs/models/credit.md).
-            if let Some(c) = port.credit() {
+            if let (Some(c), Some(rx)) = (port.credit(), world.credit_receiver(ccsim_model::ids::PortId(i as u32))) {
                 let m = v.as_object_mut().expect("an object");
-                m.insert("credit_overflows".into(), json!(c.stats.overflows));
+                m.insert("credit_overflows".into(), json!(rx.stats.overflows));
                 m.insert("policy_limit_cells".into(), json!(c.params().policy_limit));
                 // The receiver's buffer for this hop: one Policy_Limit per VP (or connection).
                 m.insert("allocated_cells".into(), json!(c.allocated()));
-                m.insert("bsu_sent".into(), json!(c.stats.bsu_sent));
-                m.insert("bsc_sent".into(), json!(c.stats.bsc_sent));
-                m.insert("bsc_recovered_cells".into(), json!(c.stats.cells_recovered));
+                m.insert("bsu_sent".into(), json!(rx.stats.bsu_sent));
+                m.insert("bsc_sent".into(), json!(c.bsc_sent));
+                m.insert("bsc_recovered_cells".into(), json!(rx.stats.cells_recovered));
             }
             v
         }),

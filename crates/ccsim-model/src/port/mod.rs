@@ -27,7 +27,7 @@ mod red;
 mod ring;
 
 pub use buffer::{DropReason, PortBuffer, VcBooks};
-pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, Credit, CreditParams, CreditStats, CsmaCd, CsmaStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority, Train};
+pub use discipline::{AnyDiscipline, AnyHeldOrder, Control, ControlLine, Credit, CreditParams, CreditRx, CreditStats, CsmaCd, CsmaStats, Held, HeldFifo, LanMedium, Next, Scfq, StrictPriority, Train};
 pub use loss::LinkLoss;
 pub use ring::Ring;
 pub use red::{Red, RedParams};

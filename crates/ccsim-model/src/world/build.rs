@@ -108,6 +108,8 @@ pub struct WorldBuilder {
     replication: u64,
     nodes: Vec<Node>,
     ports: Vec<Port>,
+    /// Per port, the receiving end of its credit-controlled hop (none for the others).
+    credit_rx: Vec<Option<crate::port::CreditRx>>,
     vcs: Vec<Vc>,
     /// Gateways and their nodes (HG-RCP), and the LAN hubs of gateways.
     gateways: Vec<(NodeId, Gateway)>,
@@ -117,7 +119,7 @@ pub struct WorldBuilder {
 impl WorldBuilder {
     /// `n_vcs` sizes the per-VC tables of ports and schemes; add exactly that many VCs.
     pub fn new(n_vcs: usize) -> Self {
-        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), vcs: Vec::new(), gateways: Vec::new(), lans: Vec::new() }
+        WorldBuilder { n_vcs, seed: 1, replication: 0, nodes: Vec::new(), ports: Vec::new(), credit_rx: Vec::new(), vcs: Vec::new(), gateways: Vec::new(), lans: Vec::new() }
     }
 
     /// The seed and replication every random stream of this world derives from.
@@ -208,6 +210,7 @@ impl WorldBuilder {
         }
         for p in route {
             self.ports[p.index()].credit_mut().expect("checked").join(vc, vp);
+            self.credit_rx[p.index()].as_mut().expect("with its transmitter").join(vc, vp);
         }
         true
     }
@@ -236,6 +239,10 @@ impl WorldBuilder {
         let port = &mut self.ports[p.index()];
         if port.credit().is_none() {
             port.discipline = AnyDiscipline::held(AnyHeldOrder::Credit(crate::port::Credit::new(params)));
+            if self.credit_rx.len() <= p.index() {
+                self.credit_rx.resize_with(p.index() + 1, || None);
+            }
+            self.credit_rx[p.index()] = Some(crate::port::CreditRx::new(params));
         }
     }
 
@@ -353,9 +360,14 @@ impl WorldBuilder {
         nodes.shrink_to_fit();
         ports.shrink_to_fit();
         vcs.shrink_to_fit();
+        let mut credit_rx = self.credit_rx;
+        if !credit_rx.is_empty() {
+            credit_rx.resize_with(ports.len(), || None);
+        }
         let mut w = World {
             nodes,
             ports,
+            credit_rx,
             vcs,
             arrive_kind,
             edge_out: Vec::new(),

@@ -151,8 +151,8 @@ impl World {
     pub(in crate::world) fn train_rearm(&mut self, p: PortId) {
         let Some(t) = self.ports[p.index()].train() else { return };
         let Some(up) = t.up else { return };
-        let credit = self.ports[up.index()].credit().expect("a credit port");
-        let need = credit.params().n2 - credit.receiver_n2(t.vc);
+        let rx = self.credit_rx(up);
+        let need = rx.n2() - rx.n2_of(t.vc);
         let due = t.pending_end(need as usize - 1);
         let t = self.ports[p.index()].train_mut().expect("checked");
         if due != t.event_at {

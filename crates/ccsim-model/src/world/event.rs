@@ -14,8 +14,12 @@ pub enum Event {
     PipeArrival(PortId),
     /// The cell in service at an event-scheduled port (a held discipline) finished transmission.
     PortDeparture(PortId),
-    /// A credit-controlled port's BSU or BSC cell takes effect, or its BSC round is due (CT).
+    /// A credit-controlled port's BSC round is due (CT): at its node.
     Credit(PortId),
+    /// BSU cells reach a credit-controlled port's transmitter: at its node.
+    Bsu(PortId),
+    /// BSC cells reach the receiver of a credit-controlled port's hop: at the node it leads to.
+    Bsc(PortId),
     /// A source connects.
     SourceStart(VcId),
     /// A source's pacing timer; the generation makes superseded wake-ups harmless.
@@ -57,7 +61,11 @@ impl IntrinsicOrder for Event {
         let (rank, comp, gen) = match *self {
             Event::PipeArrival(p) => (0u64, p.0, 0),
             Event::PortDeparture(p) => (1, p.0, 0),
-            Event::Credit(p) => (2, p.0, 0),
+            // A hop's BSUs before its BSC round at the same picosecond (a BSU may start a cell,
+            // which the round's Tx_Counter counts); its BSCs act at the other end.
+            Event::Bsu(p) => (2, p.0, 0),
+            Event::Credit(p) => (2, p.0, 1),
+            Event::Bsc(p) => (2, p.0, 2),
             Event::SchemeTimer(p) => (3, p.0, 0),
             Event::SourceWake(v, g) => (4, v.0, g),
             Event::SourceStart(v) => (5, v.0, 0),
@@ -102,6 +110,8 @@ impl Event {
             Event::EdgeRelease(v) => (12, v.0),
             Event::TcpAckTimer(v, _) => (13, v.0),
             Event::EdgeRdTimer(v) => (14, v.0),
+            Event::Bsu(p) => (15, p.0),
+            Event::Bsc(p) => (16, p.0),
         }
     }
 
@@ -117,7 +127,9 @@ impl Event {
             Event::TcpAckTimer(v, _) => format!("delayed-ACK timer of {}", world.vcs[v.index()].name),
             Event::PortDeparture(p) => format!("departure at port {}", world.ports[p.index()].name),
             Event::GatewayTimer(g) => format!("controller of gateway {}", world.gateways[g as usize].name),
-            Event::Credit(p) => format!("credit control at port {}", world.ports[p.index()].name),
+            Event::Credit(p) => format!("BSC round at port {}", world.ports[p.index()].name),
+            Event::Bsu(p) => format!("BSU at port {}", world.ports[p.index()].name),
+            Event::Bsc(p) => format!("BSC at the far end of port {}", world.ports[p.index()].name),
             Event::EdgeRelease(v) => format!("ACK bucket of {}", world.vcs[v.index()].name),
             Event::EdgeRdTimer(v) => format!("RD timer of {}", world.vcs[v.index()].name),
             Event::Sample => "sampling".into(),

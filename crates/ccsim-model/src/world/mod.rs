@@ -71,6 +71,9 @@ use ccsim_engine::{ByEvent, EventQueue, Fingerprint, RngStream, SimDuration, Sim
 pub struct World {
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
+    /// Per port, the receiving end of its credit-controlled hop, owned by the node the hop leads
+    /// to (`credit.rs`; empty in a world without credit control).
+    credit_rx: Vec<Option<crate::port::CreditRx>>,
     pub vcs: Vec<Vc>,
     /// The VCs' routes and per-cell flags, packed for the per-cell path (`route.rs`).
     routes: route::Routes,

@@ -84,6 +84,8 @@ impl World {
             Event::WindowOpen => self.open_window(),
             Event::GatewayTimer(g) => self.on_gateway_timer(g),
             Event::Credit(p) => self.on_credit(p),
+            Event::Bsu(p) => self.on_bsu(p),
+            Event::Bsc(p) => self.on_bsc(p),
             Event::EdgeRelease(v) => self.on_edge_release(v),
             Event::EdgeRdTimer(v) => self.on_edge_rd_timer(v),
         }
@@ -105,6 +107,19 @@ impl World {
             Event::PipeArrival(p) if self.arrive_lp[p.index()] == REMOTE => return,
             Event::PipeArrival(p) => self.arrive_lp[p.index()],
             Event::PortDeparture(p) | Event::SchemeTimer(p) | Event::Credit(p) => self.port_lp[p.index()],
+            // A hop's control cells, sent by its other end: on threads, the thread that runs this
+            // end schedules them as they reach its copy of the line (`threads.rs`).
+            Event::Bsu(_) | Event::Bsc(_) => {
+                let lp = match ev {
+                    Event::Bsu(p) => self.port_lp[p.index()],
+                    Event::Bsc(p) => self.node_lp[self.ports[p.index()].to.index()],
+                    _ => unreachable!(),
+                };
+                if self.shard.as_ref().is_some_and(|s| !s.runs_lp(lp)) {
+                    return;
+                }
+                lp
+            }
             Event::SourceStart(v) | Event::SourceWake(v, _) | Event::TcpStart(v) | Event::TcpTimer(v, _) => {
                 self.vc_lp[v.index()]
             }

@@ -55,6 +55,8 @@ pub(in crate::world) struct Shard {
     pub index: usize,
     /// The logical processes it runs, in index order (the order one thread runs them in).
     pub owned: Vec<u32>,
+    /// Per logical process, the thread that runs it.
+    pub lp_thread: Vec<u32>,
     /// The crossing links it sends on: the port and the thread at the far end.
     pub out: Vec<(PortId, u32)>,
     /// Per VC, the thread that runs its hosts (a TCP connection's two hosts share one,
@@ -70,6 +72,12 @@ pub(in crate::world) struct Shard {
 }
 
 impl Shard {
+    /// Whether this thread runs logical process `lp`.
+    #[inline]
+    pub fn runs_lp(&self, lp: u32) -> bool {
+        self.lp_thread[lp as usize] as usize == self.index
+    }
+
     /// Whether this thread runs the hosts of connection `v`.
     pub fn runs_ends_of(&self, v: VcId) -> bool {
         self.vc_ends[v.index()] as usize == self.index
@@ -413,7 +421,7 @@ impl World {
                 }
             }
         }
-        self.shard = Some(Box::new(Shard { index: t, owned, out, vc_ends, tcp_drops: Vec::new(), tcp_logged }));
+        self.shard = Some(Box::new(Shard { index: t, owned, lp_thread: plan.lp_thread.clone(), out, vc_ends, tcp_drops: Vec::new(), tcp_logged }));
     }
 
     /// The number of threads the world runs on (1 unless `set_threads`).

@@ -9,14 +9,12 @@
 //! Per unit, the transmitter counts the cells it sent (`Tx_Counter`) and keeps the receiver's
 //! `Fwd_Counter` from the last buffer state update (BSU); it may send while
 //! `Tx − BSU_Fwd < Policy_Limit` (`allow_equal`: the seed's literal `≤` before sending, one cell
-//! more). The receiver's counters of this hop are kept here too, where its BSUs go: the world
-//! tells `received` each time the next element took one of the unit's cells into its buffer and
-//! `forwarded` each time it forwarded one, and every N2 forwarded a BSU carrying `Fwd_Counter` is
-//! on its way back. Every T_BSC the transmitter sends a buffer state check (BSC) with its
-//! `Tx_Counter`; the receiver counts cells sent before it that it neither forwarded nor holds
-//! (lost: their credit comes back) and answers with a BSU. BSU and BSC cells take one cell time
-//! plus the link's propagation delay and no buffer space [RECON]; `control` holds them until they
-//! take effect, in order (their latency is the same for all).
+//! more). Every T_BSC it sends a buffer state check (BSC) with its `Tx_Counter`. The receiver's
+//! counters of the hop live at the receiving node (`credit_rx.rs`), which answers with buffer
+//! state updates (BSUs). BSU and BSC cells take one cell time plus the link's propagation delay
+//! and no buffer space [RECON]; each direction's `ControlLine` holds them until they take effect,
+//! in order (their latency is the same for all). The two ends share nothing else, so a window
+//! (docs/DESIGN.md §2) may separate them.
 //!
 //! Among units with a cell and a credit the port goes round robin [RECON]. Cells outside
 //! the flow control (backward ACK and RM cells of connections that use this port in reverse) go
@@ -81,32 +79,129 @@ pub enum Control {
     Bsc { unit: u32, tx: u64 },
 }
 
-/// One connection (VC) this port carries forward.
-#[derive(Clone, Debug)]
-struct Conn {
-    /// The unit of credit it belongs to on this hop.
-    unit: u32,
-    /// Its cells here, the one in transmission included.
-    held: u32,
+/// One direction of a hop's control cells on their way, by when they take effect (in the order
+/// sent: their latency is the same for all). The end they go to owns it; the other end only
+/// appends.
+#[derive(Clone, Debug, Default)]
+pub struct ControlLine {
+    cells: VecDeque<(SimTime, Control)>,
 }
 
-/// One unit of credit on this hop: a VP (the connections of one VP crossing this port) or, with
-/// `scope = "connection"`, one connection. Its transmitter's and its receiver's counters.
+impl ControlLine {
+    /// `msg` leaves now and takes effect at `at`; the result: whether it is the line's first
+    /// (the end it goes to then needs an event at `at`).
+    pub fn push(&mut self, at: SimTime, msg: Control) -> bool {
+        debug_assert!(self.cells.back().is_none_or(|&(t, _)| t <= at));
+        self.cells.push_back((at, msg));
+        self.cells.len() == 1
+    }
+
+    /// The next cell due by `now`, if any.
+    pub fn due(&mut self, now: SimTime) -> Option<Control> {
+        if self.cells.front().is_some_and(|&(t, _)| t <= now) {
+            return self.cells.pop_front().map(|(_, m)| m);
+        }
+        None
+    }
+
+    /// When the next cell takes effect.
+    pub fn next_at(&self) -> Option<SimTime> {
+        self.cells.front().map(|&(t, _)| t)
+    }
+
+    /// Every cell on the line, oldest first, moved to `out` (threads: the cells one end's thread
+    /// sent go to the other's copy of the line, `World::export`).
+    pub fn move_into(&mut self, out: &mut Vec<(SimTime, Control)>) {
+        out.extend(self.cells.drain(..));
+    }
+
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+}
+
+/// Which unit of credit each connection on a hop belongs to: the same at both ends of the hop
+/// (both join every connection at build, in the same order).
+#[derive(Clone, Debug, Default)]
+pub(super) struct UnitMap {
+    /// Connection of each VC (by VC index; `NONE`: none yet).
+    slot: Vec<u32>,
+    /// Per connection, its unit.
+    conn_unit: Vec<u32>,
+    /// Per unit, its first connection and how many it has.
+    first: Vec<VcId>,
+    members: Vec<u32>,
+    /// The unit of each VP joined so far (build time only).
+    vps: HashMap<u32, u32>,
+}
+
+impl UnitMap {
+    /// Connection `vc` joins VP `vp`'s unit (or one of its own); the result: whether its unit is
+    /// new.
+    pub(super) fn join(&mut self, vc: VcId, vp: Option<u32>) -> bool {
+        let i = vc.index();
+        assert!(self.slot.get(i).is_none_or(|&k| k == NONE), "a connection joins a hop once");
+        let (unit, new) = match vp.and_then(|v| self.vps.get(&v)) {
+            Some(&u) => (u, false),
+            None => {
+                self.first.push(vc);
+                self.members.push(0);
+                let u = self.first.len() as u32 - 1;
+                if let Some(v) = vp {
+                    self.vps.insert(v, u);
+                }
+                (u, true)
+            }
+        };
+        self.members[unit as usize] += 1;
+        if i >= self.slot.len() {
+            self.slot.resize(i + 1, NONE);
+        }
+        self.slot[i] = self.conn_unit.len() as u32;
+        self.conn_unit.push(unit);
+        new
+    }
+
+    /// The connection of `vc`, if it joined.
+    #[inline]
+    pub(super) fn conn(&self, vc: VcId) -> Option<u32> {
+        self.slot.get(vc.index()).copied().filter(|&k| k != NONE)
+    }
+
+    /// The unit of `vc`, if it joined.
+    #[inline]
+    pub(super) fn unit(&self, vc: VcId) -> Option<u32> {
+        self.conn(vc).map(|k| self.conn_unit[k as usize])
+    }
+
+    pub(super) fn units(&self) -> usize {
+        self.first.len()
+    }
+
+    /// The first connection of unit `unit`, and whether it is the unit's only one.
+    pub(super) fn first(&self, unit: u32) -> (VcId, bool) {
+        (self.first[unit as usize], self.members[unit as usize] == 1)
+    }
+
+    /// How many connections share `vc`'s unit (0: `vc` is not on this hop).
+    pub(super) fn members_with(&self, vc: VcId) -> u32 {
+        self.unit(vc).map_or(0, |u| self.members[u as usize])
+    }
+}
+
+/// One unit of credit on this hop at its transmitter: a VP (the connections of one VP crossing
+/// this port) or, with `scope = "connection"`, one connection.
 #[derive(Clone, Debug)]
 struct Unit {
-    /// Its first connection, and how many it has.
-    first: VcId,
-    members: u32,
     /// Its cells waiting here (the receive buffer of the hop before), in arrival order.
     queue: VecDeque<Cell>,
-    /// Transmitter: cells sent (Tx_Counter) and the receiver's Fwd_Counter from the last BSU.
+    /// Cells sent (Tx_Counter) and the receiver's Fwd_Counter from the last BSU.
     tx: u64,
     bsu_fwd: u64,
-    /// Receiver of this hop: cells it forwarded (Fwd_Counter), since its last BSU (N2_Counter),
-    /// and the cells it holds (received, not yet forwarded: its buffer occupancy).
-    fwd: u64,
-    n2: u32,
-    rx_held: u32,
     /// Backlogged with a credit: on the round-robin ring.
     ringed: bool,
     /// When its last cell left the queue (a source adapter's head-of-queue stamps).
@@ -114,49 +209,36 @@ struct Unit {
 }
 
 impl Unit {
-    fn new(first: VcId) -> Self {
-        Unit { first, members: 0, queue: VecDeque::new(), tx: 0, bsu_fwd: 0, fwd: 0, n2: 0, rx_held: 0, ringed: false, last_pop: SimTime::ZERO }
+    fn new() -> Self {
+        Unit { queue: VecDeque::new(), tx: 0, bsu_fwd: 0, ringed: false, last_pop: SimTime::ZERO }
     }
 }
 
-/// Counters of a credit-controlled port.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CreditStats {
-    /// Cells the receiver of this port's hop held beyond a unit's Policy_Limit (0 unless
-    /// `allow_equal`).
-    pub overflows: u64,
-    pub bsu_sent: u64,
-    pub bsc_sent: u64,
-    /// Cells a BSC found lost on this hop (their credit restored).
-    pub cells_recovered: u64,
-}
-
+/// The transmitter of a credit-controlled hop (the port's held order).
 #[derive(Clone, Debug)]
 pub struct Credit {
     p: CreditParams,
-    conns: Vec<Conn>,
-    /// Connection of each VC (by VC index; `NONE`: none yet).
-    slot: Vec<u32>,
+    map: UnitMap,
+    /// Per connection, its cells here, the one in transmission included.
+    held: Vec<u32>,
     units: Vec<Unit>,
-    /// The unit of each VP joined so far (`join`; build time only).
-    vps: HashMap<u32, u32>,
     /// Backlogged units with a credit, in round-robin order.
     ring: VecDeque<u32>,
     /// Cells outside the flow control.
     free: VecDeque<Cell>,
-    /// BSU and BSC cells on their way, by when they take effect.
-    control: VecDeque<(SimTime, Control)>,
+    /// The receiver's BSUs on their way here.
+    pub bsus: ControlLine,
     /// The next round of BSCs (moved to T_BSC after the first send when it is past).
     next_bsc: SimTime,
     /// A unit has sent: BSC rounds run from then on (the world arms the first one at that
     /// send, `World::credit_started`).
     sent: bool,
-    /// The time of the pending `Credit` event (a later one supersedes it).
+    /// The time of the pending `Credit` event, the next BSC round (a later one supersedes it).
     pub event_at: Option<SimTime>,
     /// A source adapter: each data cell arrives stamped with the time it was queued and leaves
     /// stamped with the time it reached the head of its queue (`Cell::queued`).
     pub stamp_heads: bool,
-    pub stats: CreditStats,
+    pub bsc_sent: u64,
     /// A credit train (one connection, no other cells): its cells are scheduled on the link
     /// when they may start (`credit_train.rs`); the ring is then unused.
     pub train: Option<Train>,
@@ -168,18 +250,17 @@ impl Credit {
     pub fn new(p: CreditParams) -> Self {
         Credit {
             p,
-            conns: Vec::new(),
-            slot: Vec::new(),
+            map: UnitMap::default(),
+            held: Vec::new(),
             units: Vec::new(),
-            vps: HashMap::new(),
             ring: VecDeque::new(),
             free: VecDeque::new(),
-            control: VecDeque::new(),
+            bsus: ControlLine::default(),
             next_bsc: SimTime::ZERO + p.t_bsc,
             sent: false,
             event_at: None,
             stamp_heads: false,
-            stats: CreditStats::default(),
+            bsc_sent: 0,
             train: None,
         }
     }
@@ -190,57 +271,36 @@ impl Credit {
 
     /// Connection `vc` crosses this hop in VP `vp` (its cells share that VP's credit, counters
     /// and queue with the VP's other connections here), or alone (`None`: flow control per
-    /// connection). A connection not joined is on its own.
+    /// connection). A connection not joined is on its own. The hop's receiver joins it too
+    /// (`CreditRx::join`), in the same order.
     pub fn join(&mut self, vc: VcId, vp: Option<u32>) {
-        let i = vc.index();
-        assert!(self.slot.get(i).is_none_or(|&k| k == NONE), "a connection joins a hop once");
-        let unit = match vp.and_then(|v| self.vps.get(&v)) {
-            Some(&u) => u,
-            None => {
-                self.units.push(Unit::new(vc));
-                let u = self.units.len() as u32 - 1;
-                if let Some(v) = vp {
-                    self.vps.insert(v, u);
-                }
-                u
-            }
-        };
-        self.units[unit as usize].members += 1;
-        if i >= self.slot.len() {
-            self.slot.resize(i + 1, NONE);
+        if self.map.join(vc, vp) {
+            self.units.push(Unit::new());
         }
-        self.slot[i] = self.conns.len() as u32;
-        self.conns.push(Conn { unit, held: 0 });
+        self.held.push(0);
     }
 
     #[inline]
     fn conn_of(&mut self, vc: VcId) -> u32 {
-        match self.slot.get(vc.index()) {
-            Some(&k) if k != NONE => k,
-            _ => self.new_conn(vc),
+        match self.map.conn(vc) {
+            Some(k) => k,
+            None => self.new_conn(vc),
         }
     }
 
     #[cold]
     fn new_conn(&mut self, vc: VcId) -> u32 {
         self.join(vc, None);
-        self.slot[vc.index()]
-    }
-
-    /// The unit of `vc` (created alone if it never joined).
-    #[inline]
-    fn unit_of(&mut self, vc: VcId) -> u32 {
-        let k = self.conn_of(vc);
-        self.conns[k as usize].unit
+        self.map.conn(vc).expect("joined")
     }
 
     fn unit_of_known(&self, vc: VcId) -> Option<&Unit> {
-        self.slot.get(vc.index()).filter(|&&k| k != NONE).map(|&k| &self.units[self.conns[k as usize].unit as usize])
+        self.map.unit(vc).map(|u| &self.units[u as usize])
     }
 
     /// How many connections share `vc`'s unit of credit on this hop (0: `vc` is not here).
     pub fn unit_members(&self, vc: VcId) -> u32 {
-        self.unit_of_known(vc).map_or(0, |u| u.members)
+        self.map.members_with(vc)
     }
 
     fn has_credit(&self, u: &Unit) -> bool {
@@ -264,61 +324,15 @@ impl Credit {
 
     /// A cell of `vc` left this port (its transmission ended).
     pub fn departed(&mut self, vc: VcId) {
-        if let Some(&k) = self.slot.get(vc.index()).filter(|&&k| k != NONE) {
-            let c = &mut self.conns[k as usize];
-            c.held = c.held.saturating_sub(1);
+        if let Some(k) = self.map.conn(vc) {
+            let held = &mut self.held[k as usize];
+            *held = held.saturating_sub(1);
         }
     }
 
     /// Cells of `vc` held here, the one in transmission included.
     pub fn held_of(&self, vc: VcId) -> u32 {
-        self.slot.get(vc.index()).filter(|&&k| k != NONE).map_or(0, |&k| self.conns[k as usize].held)
-    }
-
-    /// The receiver of this port's hop took a cell of `vc` into its buffer (the next port held
-    /// it, or the destination's adapter took it). More than its unit's Policy_Limit there is an
-    /// overflow (only with `allow_equal`).
-    #[inline]
-    pub fn received(&mut self, vc: VcId) {
-        let k = self.unit_of(vc);
-        let u = &mut self.units[k as usize];
-        u.rx_held += 1;
-        if u.rx_held > self.p.policy_limit {
-            self.stats.overflows += 1;
-        }
-    }
-
-    /// The receiver of this port's hop forwarded a cell of `vc` (to the next element, which
-    /// holds it no more here): its counters; the result is the BSU to send back if one is due
-    /// (every N2 cells of the unit).
-    pub fn forwarded(&mut self, vc: VcId) -> Option<Control> {
-        let k = self.unit_of(vc);
-        let u = &mut self.units[k as usize];
-        debug_assert!(u.rx_held > 0, "a cell forwarded that the receiver never held");
-        u.rx_held = u.rx_held.saturating_sub(1);
-        u.fwd += 1;
-        u.n2 += 1;
-        if u.n2 < self.p.n2 {
-            return None;
-        }
-        u.n2 = 0;
-        self.stats.bsu_sent += 1;
-        Some(Control::Bsu { unit: k, fwd: u.fwd })
-    }
-
-    /// A BSC of unit `unit` reached the receiver: cells sent before the BSC and neither forwarded
-    /// nor held count as forwarded (lost on the hop: their credit comes back); the result is the
-    /// BSU the receiver answers with. The receiver's books must be up to now.
-    pub fn on_bsc(&mut self, unit: u32, tx: u64) -> Control {
-        let u = &mut self.units[unit as usize];
-        let received = u.fwd + u.rx_held as u64;
-        if tx > received {
-            u.fwd += tx - received;
-            self.stats.cells_recovered += tx - received;
-        }
-        u.n2 = 0;
-        self.stats.bsu_sent += 1;
-        Control::Bsu { unit, fwd: u.fwd }
+        self.map.conn(vc).map_or(0, |k| self.held[k as usize])
     }
 
     /// A BSU reached the transmitter (stale ones change nothing).
@@ -328,20 +342,6 @@ impl Credit {
             u.bsu_fwd = fwd;
             self.ring_if_ready(unit);
         }
-    }
-
-    /// A BSU or BSC leaves now and takes effect at `at` (sent in order, the same latency for all).
-    pub fn send(&mut self, at: SimTime, msg: Control) {
-        debug_assert!(self.control.back().is_none_or(|&(t, _)| t <= at));
-        self.control.push_back((at, msg));
-    }
-
-    /// The next control cell due by `now`, if any.
-    pub fn due(&mut self, now: SimTime) -> Option<Control> {
-        if self.control.front().is_some_and(|&(t, _)| t <= now) {
-            return self.control.pop_front().map(|(_, m)| m);
-        }
-        None
     }
 
     /// If the BSC round is due at `now`: the BSCs of every unit that has sent, and the next
@@ -361,30 +361,20 @@ impl Credit {
             .filter(|&(_, tx)| tx > 0)
             .map(|(k, tx)| Control::Bsc { unit: k as u32, tx })
             .collect();
-        self.stats.bsc_sent += out.len() as u64;
+        self.bsc_sent += out.len() as u64;
         out
     }
 
-    /// When this port's credit machinery next needs an event: its next control cell or BSC round
-    /// (none before any unit has sent).
+    /// When this port's next BSC round is due (none before any unit has sent).
     pub fn next_due(&self) -> Option<SimTime> {
-        let bsc = self.sent.then_some(self.next_bsc);
-        match (self.control.front().map(|&(t, _)| t), bsc) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        self.sent.then_some(self.next_bsc)
     }
 
     /// A unit has sent, and no `Credit` event is pending: the BSC rounds are not armed yet
-    /// (only at the port's first send; from then on a round or a control cell is always due).
+    /// (only at the port's first send; from then on a round is always due).
     #[inline]
     pub fn rounds_unarmed(&self) -> bool {
         self.sent && self.event_at.is_none()
-    }
-
-    /// The receiver's N2_Counter of `vc`'s unit on this hop: cells it forwarded since its last BSU.
-    pub fn receiver_n2(&self, vc: VcId) -> u32 {
-        self.unit_of_known(vc).map_or(0, |u| u.n2)
     }
 
     /// A train's next cell, if its connection has one waiting and a credit: it starts at `start`
@@ -411,18 +401,17 @@ impl Credit {
     #[inline]
     pub fn train_hold(&mut self, cell: Cell) {
         debug_assert!(cell.is_forward() && self.train.as_ref().is_some_and(|t| t.vc == cell.vc));
-        if self.conns.is_empty() {
+        if self.held.is_empty() {
             self.conn_of(cell.vc);
         }
-        self.conns[0].held += 1;
+        self.held[0] += 1;
         self.units[0].queue.push_back(cell);
     }
 
     /// A train's cell left (`departed`, without the look-up).
     #[inline]
     pub(super) fn train_departed(&mut self) {
-        let c = &mut self.conns[0];
-        c.held = c.held.saturating_sub(1);
+        self.held[0] = self.held[0].saturating_sub(1);
     }
 
     /// A train's cell starts at `start` (in event order, as `next` runs): the BSC rounds'
@@ -433,12 +422,6 @@ impl Credit {
             self.next_bsc = start + self.p.t_bsc;
         }
         self.sent = true;
-    }
-
-    /// The first connection of unit `unit`, and whether it is the unit's only one.
-    pub fn unit_first(&self, unit: u32) -> (VcId, bool) {
-        let u = &self.units[unit as usize];
-        (u.first, u.members == 1)
     }
 
     /// Cells sent and not yet credited back in `vc`'s unit (`Tx − BSU_Fwd`).
@@ -464,9 +447,8 @@ impl HeldOrder for Credit {
             return;
         }
         let k = self.conn_of(cell.vc);
-        let c = &mut self.conns[k as usize];
-        c.held += 1;
-        let unit = c.unit;
+        self.held[k as usize] += 1;
+        let unit = self.map.conn_unit[k as usize];
         self.units[unit as usize].queue.push_back(cell);
         self.ring_if_ready(unit);
     }
@@ -503,6 +485,7 @@ impl HeldOrder for Credit {
 mod tests {
     use super::*;
     use crate::cell::CellKind;
+    use crate::port::CreditRx;
 
     fn params(n2: u32, limit: u32) -> CreditParams {
         CreditParams { n2, policy_limit: limit, allow_equal: false, t_bsc: SimDuration::from_secs(1) }
@@ -514,21 +497,31 @@ mod tests {
         c
     }
 
+    /// The two ends of a hop, every connection in `vcs` joined alone.
+    fn hop(p: CreditParams, vcs: u32) -> (Credit, CreditRx) {
+        let (mut c, mut r) = (Credit::new(p), CreditRx::new(p));
+        for vc in 0..vcs {
+            c.join(VcId(vc), None);
+            r.join(VcId(vc), None);
+        }
+        (c, r)
+    }
+
     fn drain(c: &mut Credit) -> Vec<u32> {
         std::iter::from_fn(|| c.next(SimTime::ZERO).cell()).map(|x| x.vc.0).collect()
     }
 
     #[test]
     fn a_connection_sends_policy_limit_cells_then_waits_for_a_bsu() {
-        let mut c = Credit::new(params(4, 10));
+        let (mut c, mut r) = hop(params(4, 10), 1);
         for n in 0..20 {
             c.hold(cell(0, n));
         }
         assert_eq!(drain(&mut c).len(), 10, "Policy_Limit cells on credit");
         assert_eq!(c.outstanding(VcId(0)), 10);
         // The receiver forwards 4: one BSU with Fwd_Counter 4 gives 4 credits back.
-        (0..10).for_each(|_| c.received(VcId(0)));
-        let bsu: Vec<Control> = (0..4).filter_map(|_| c.forwarded(VcId(0))).collect();
+        (0..10).for_each(|_| r.received(VcId(0)));
+        let bsu: Vec<Control> = (0..4).filter_map(|_| r.forwarded(VcId(0))).collect();
         assert_eq!(bsu, [Control::Bsu { unit: 0, fwd: 4 }]);
         c.on_bsu(0, 4);
         assert_eq!(drain(&mut c).len(), 4);
@@ -563,37 +556,37 @@ mod tests {
 
     #[test]
     fn a_bsc_restores_the_credit_of_cells_lost_on_the_hop() {
-        let mut c = Credit::new(params(4, 10));
+        let (mut c, mut r) = hop(params(4, 10), 1);
         for n in 0..10 {
             c.hold(cell(0, n));
         }
         assert_eq!(drain(&mut c).len(), 10);
         // 3 of the 10 were lost on the link; the receiver got 7, forwarded 5, holds 2.
         for _ in 0..7 {
-            c.received(VcId(0));
+            r.received(VcId(0));
         }
-        let bsus: Vec<Control> = (0..5).filter_map(|_| c.forwarded(VcId(0))).collect();
+        let bsus: Vec<Control> = (0..5).filter_map(|_| r.forwarded(VcId(0))).collect();
         for b in bsus {
             let Control::Bsu { unit, fwd } = b else { unreachable!() };
             c.on_bsu(unit, fwd);
         }
         assert_eq!(c.outstanding(VcId(0)), 6);
-        let Control::Bsu { unit, fwd } = c.on_bsc(0, 10) else { unreachable!() };
+        let Control::Bsu { unit, fwd } = r.on_bsc(0, 10) else { unreachable!() };
         assert_eq!(fwd, 8, "5 forwarded and 3 lost");
         c.on_bsu(unit, fwd);
         // What is still outstanding is exactly the 2 cells the receiver holds.
         assert_eq!(c.outstanding(VcId(0)), 2);
-        assert_eq!(c.stats.cells_recovered, 3);
+        assert_eq!(r.stats.cells_recovered, 3);
     }
 
     #[test]
     fn the_receiver_counts_cells_held_beyond_the_policy_limit() {
-        let mut c = Credit::new(CreditParams { allow_equal: true, ..params(4, 3) });
-        (0..4).for_each(|_| c.received(VcId(0)));
-        assert_eq!(c.stats.overflows, 1, "the fourth cell of a 3-cell allocation");
-        assert!(c.forwarded(VcId(0)).is_none());
-        c.received(VcId(0));
-        assert_eq!(c.stats.overflows, 2);
+        let (_, mut r) = hop(CreditParams { allow_equal: true, ..params(4, 3) }, 1);
+        (0..4).for_each(|_| r.received(VcId(0)));
+        assert_eq!(r.stats.overflows, 1, "the fourth cell of a 3-cell allocation");
+        assert!(r.forwarded(VcId(0)).is_none());
+        r.received(VcId(0));
+        assert_eq!(r.stats.overflows, 2);
     }
 
     /// Two connections in one VP share its credit (Policy_Limit 4 for both), its receiver's N2
@@ -601,10 +594,11 @@ mod tests {
     /// releases the VP's cells in arrival order.
     #[test]
     fn the_connections_of_a_vp_share_its_credit_and_queue_in_arrival_order() {
-        let mut c = Credit::new(params(2, 4));
-        c.join(VcId(0), Some(7));
-        c.join(VcId(1), Some(7));
-        c.join(VcId(2), None);
+        let (mut c, mut r) = (Credit::new(params(2, 4)), CreditRx::new(params(2, 4)));
+        for (vc, vp) in [(0, Some(7)), (1, Some(7)), (2, None)] {
+            c.join(VcId(vc), vp);
+            r.join(VcId(vc), vp);
+        }
         for (vc, n) in [(0, 0), (1, 0), (1, 1), (0, 1), (1, 2), (2, 0), (0, 2)] {
             c.hold(cell(vc, n));
         }
@@ -612,10 +606,12 @@ mod tests {
         // Round robin between the VP and connection 2; within the VP, arrival order.
         assert_eq!(drain(&mut c), [0, 2, 1, 1, 0], "4 cells of the VP, 1 of connection 2");
         assert_eq!((c.outstanding(VcId(0)), c.outstanding(VcId(1)), c.outstanding(VcId(2))), (4, 4, 1));
-        (0..4).for_each(|_| c.received(VcId(0)));
+        (0..4).for_each(|_| r.received(VcId(0)));
         // One cell of each VP member forwarded: N2 = 2 for the VP, one BSU.
-        assert!(c.forwarded(VcId(1)).is_none());
-        assert_eq!(c.forwarded(VcId(0)), Some(Control::Bsu { unit: 0, fwd: 2 }));
+        assert!(r.forwarded(VcId(1)).is_none());
+        assert_eq!(r.n2_of(VcId(0)), 1, "the VP's count, whichever member forwarded");
+        assert_eq!(r.forwarded(VcId(0)), Some(Control::Bsu { unit: 0, fwd: 2 }));
+        assert_eq!((r.units(), r.unit_first(0), r.unit_first(1)), (2, (VcId(0), false), (VcId(2), true)));
         c.on_bsu(0, 2);
         assert_eq!(drain(&mut c), [1, 0], "the VP's next two, in arrival order");
         assert_eq!(c.held_of(VcId(1)), 3, "per connection, held until departed");
@@ -633,20 +629,20 @@ mod tests {
     /// gives the 3 credits back, and the next 3 cells again leave N2_Counter short of N2.
     #[test]
     fn below_n2_only_the_bsc_returns_credit() {
-        let mut c = Credit::new(params(4, 3));
+        let (mut c, mut r) = hop(params(4, 3), 1);
         for n in 0..10 {
             c.hold(cell(0, n));
         }
         for round in 1..=3u64 {
             assert_eq!(drain(&mut c).len(), 3, "round {round}: Policy_Limit cells");
-            (0..3).for_each(|_| c.received(VcId(0)));
-            assert!((0..3).all(|_| c.forwarded(VcId(0)).is_none()), "no BSU: N2_Counter stays below N2");
+            (0..3).for_each(|_| r.received(VcId(0)));
+            assert!((0..3).all(|_| r.forwarded(VcId(0)).is_none()), "no BSU: N2_Counter stays below N2");
             assert!(drain(&mut c).is_empty(), "stalled until the BSC");
-            let Control::Bsu { unit, fwd } = c.on_bsc(0, 3 * round) else { unreachable!() };
+            let Control::Bsu { unit, fwd } = r.on_bsc(0, 3 * round) else { unreachable!() };
             assert_eq!(fwd, 3 * round);
             c.on_bsu(unit, fwd);
         }
         assert_eq!(drain(&mut c).len(), 1, "the last cell");
-        assert_eq!(c.stats.cells_recovered, 0);
+        assert_eq!(r.stats.cells_recovered, 0);
     }
 }

@@ -33,6 +33,7 @@
 //! and its arms below (docs/extending.md).
 
 mod credit;
+mod credit_rx;
 pub mod csma_cd;
 mod credit_train;
 mod fifo;
@@ -41,7 +42,8 @@ mod lan_medium;
 mod scfq;
 mod strict_priority;
 
-pub use credit::{Control, Credit, CreditParams, CreditStats};
+pub use credit::{Control, ControlLine, Credit, CreditParams};
+pub use credit_rx::{CreditRx, CreditStats};
 pub use csma_cd::{CsmaCd, CsmaStats};
 pub use credit_train::Train;
 pub use held_fifo::HeldFifo;

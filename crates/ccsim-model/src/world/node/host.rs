@@ -28,11 +28,11 @@ impl World {
     /// a cell source's data cell here, a TCP segment when its frame is complete.
     #[inline(always)]
     pub(in crate::world) fn at_destination(&mut self, cell: Cell, at: SimTime) {
-        let vc = &mut self.vcs[cell.vc.index()];
+        let vc = &self.vcs[cell.vc.index()];
         if vc.credit {
             // The destination's adapter is the last hop's receiver: it forwards every cell at once.
-            let last = *vc.fwd_ports.last().expect("a route");
-            self.ports[last.index()].credit_mut().expect("a credit port").received(cell.vc);
+            let (last, hops) = (*vc.fwd_ports.last().expect("a route"), vc.fwd_ports.len());
+            self.credit_received(cell.vc, hops);
             self.credit_forwarded(last, cell.vc);
         }
         let measuring = self.now >= self.measure.window_start;
