@@ -16,6 +16,7 @@ use super::{Event, World};
 use crate::cell::Cell;
 use crate::ids::{PortId, VcId};
 use crate::port::{Control, Credit, CreditRx};
+use ccsim_engine::SimTime;
 
 impl World {
     /// The receiving end of port `p`'s credit-controlled hop.
@@ -78,6 +79,12 @@ impl World {
     fn credit_send(&mut self, p: PortId, msg: Control) {
         let port = &self.ports[p.index()];
         let at = self.now + port.delay + port.cell_time();
+        self.credit_arrived(p, at, msg);
+    }
+
+    /// A BSU or BSC of the hop out of port `p`, taking effect at `at`, joins its line (as it
+    /// leaves, or, on threads, as it reaches the copy of the line that its end's thread holds).
+    pub(in crate::world) fn credit_arrived(&mut self, p: PortId, at: SimTime, msg: Control) {
         let first = match msg {
             Control::Bsu { .. } => self.ports[p.index()].credit_mut().expect("a credit port").bsus.push(at, msg),
             Control::Bsc { .. } => self.credit_rx_mut(p).bscs.push(at, msg),

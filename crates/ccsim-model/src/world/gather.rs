@@ -72,6 +72,13 @@ impl World {
                 std::mem::swap(&mut mine.delivered, &mut theirs.delivered);
             }
         }
+        // A credit hop's receiver belongs to the thread of the node the hop leads to.
+        for i in 0..self.credit_rx.len() {
+            let r = map.lp_thread[self.node_lp[self.ports[i].to.index()] as usize] as usize;
+            if r != 0 && self.credit_rx[i].is_some() {
+                std::mem::swap(&mut self.credit_rx[i], &mut others[r - 1].credit_rx[i]);
+            }
+        }
         for (v, (&src, &dst)) in map.vc_src.iter().zip(&map.vc_dst).enumerate() {
             if src != 0 {
                 self.vcs[v].swap_source_side(&mut others[src as usize - 1].vcs[v]);

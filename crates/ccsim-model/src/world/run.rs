@@ -108,14 +108,16 @@ impl World {
             Event::PipeArrival(p) => self.arrive_lp[p.index()],
             Event::PortDeparture(p) | Event::SchemeTimer(p) | Event::Credit(p) => self.port_lp[p.index()],
             // A hop's control cells, sent by its other end: on threads, the thread that runs this
-            // end schedules them as they reach its copy of the line (`threads.rs`).
+            // end schedules them as they reach its copy of the line (`threads.rs`). (Thread 0's
+            // world gathered between chunks schedules for everyone: the events move to their
+            // threads with the line, `relocate_events`.)
             Event::Bsu(_) | Event::Bsc(_) => {
                 let lp = match ev {
                     Event::Bsu(p) => self.port_lp[p.index()],
                     Event::Bsc(p) => self.node_lp[self.ports[p.index()].to.index()],
                     _ => unreachable!(),
                 };
-                if self.shard.as_ref().is_some_and(|s| !s.runs_lp(lp)) {
+                if self.threads.is_none() && self.shard.as_ref().is_some_and(|s| !s.runs_lp(lp)) {
                     return;
                 }
                 lp

@@ -27,7 +27,7 @@ use crate::cell::Cell;
 use crate::ids::{PortId, VcId};
 use crate::parallel::barrier::SpinBarrier;
 use crate::parallel::steps::Announcements;
-use crate::port::InFlight;
+use crate::port::{Control, InFlight};
 use crate::tcp_host::FrameLog;
 use ccsim_engine::{ByEvent, EventQueue, SimDuration, SimTime};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -59,6 +59,10 @@ pub(in crate::world) struct Shard {
     pub lp_thread: Vec<u32>,
     /// The crossing links it sends on: the port and the thread at the far end.
     pub out: Vec<(PortId, u32)>,
+    /// The credit-controlled hops that cross threads with an end here (`credit.rs`): the hop's
+    /// port and the other end's thread. It sends that end the hop's BSCs if it runs the
+    /// transmitter, BSUs if the receiver.
+    pub credit_out: Vec<(PortId, u32)>,
     /// Per VC, the thread that runs its hosts (a TCP connection's two hosts share one,
     /// `thread_units`).
     pub vc_ends: Vec<u32>,
@@ -85,14 +89,17 @@ impl Shard {
 }
 
 /// Cells that crossed from one thread to another in a window: per crossing link (in port order),
-/// how many of `cells` are its, oldest first; and the TCP connections' cells the sender dropped,
-/// for the thread that runs their hosts (`Shard::tcp_drops`).
+/// how many of `cells` are its, oldest first; the TCP connections' cells the sender dropped,
+/// for the thread that runs their hosts (`Shard::tcp_drops`); the control cells of credit hops
+/// whose ends run on the two threads.
 #[derive(Default)]
 struct Mail {
     links: Vec<(PortId, u32)>,
     cells: Vec<InFlight>,
     drops: Vec<(Cell, SimTime)>,
     frames: Vec<(VcId, FrameLog)>,
+    /// Credit-controlled hops' BSU and BSC cells, by hop (its port), oldest first.
+    controls: Vec<(PortId, SimTime, Control)>,
 }
 
 type Mailbox = Mutex<Mail>;
@@ -405,10 +412,18 @@ impl World {
             self.queue = EventQueue::with_rule(ByEvent);
         }
         let mut out = Vec::new();
+        let mut credit_out = Vec::new();
         for &(p, from, to) in crossing {
             if from as usize == t {
                 self.arrive_lp[p.index()] = REMOTE;
                 out.push((p, to));
+            }
+            if self.credit_receiver(p).is_some() {
+                if from as usize == t {
+                    credit_out.push((p, to));
+                } else if to as usize == t {
+                    credit_out.push((p, from));
+                }
             }
         }
         let vc_ends = vc_ends.to_vec();
@@ -421,7 +436,7 @@ impl World {
                 }
             }
         }
-        self.shard = Some(Box::new(Shard { index: t, owned, lp_thread: plan.lp_thread.clone(), out, vc_ends, tcp_drops: Vec::new(), tcp_logged }));
+        self.shard = Some(Box::new(Shard { index: t, owned, lp_thread: plan.lp_thread.clone(), out, credit_out, vc_ends, tcp_drops: Vec::new(), tcp_logged }));
     }
 
     /// The number of threads the world runs on (1 unless `set_threads`).
@@ -598,6 +613,17 @@ impl World {
             }
         }
         let shard = self.shard.as_ref().expect("a shard");
+        for &(p, to) in &shard.credit_out {
+            // This thread runs the hop's transmitter (its BSCs go) or its receiver (its BSUs).
+            let line = if shard.runs_lp(self.port_lp[p.index()]) {
+                &mut self.credit_rx[p.index()].as_mut().expect("a credit hop").bscs
+            } else {
+                &mut self.ports[p.index()].credit_mut().expect("a credit port").bsus
+            };
+            if !line.is_empty() {
+                line.move_into(p, &mut lock(&mailboxes[me * k + to as usize]).controls);
+            }
+        }
         let mut to_thread = usize::MAX;
         let mut mailbox = None;
         for &(p, to) in &shard.out {
@@ -624,7 +650,7 @@ impl World {
         let me = self.shard.as_ref().expect("a shard").index;
         for from in (0..k).filter(|&j| j != me) {
             let mut mail = lock(&mailboxes[from * k + me]);
-            let Mail { links, cells, drops, frames } = &mut *mail;
+            let Mail { links, cells, drops, frames, controls } = &mut *mail;
             let mut at = 0;
             for &(p, n) in links.iter() {
                 let sent = &cells[at..at + n as usize];
@@ -647,6 +673,9 @@ impl World {
                 if let super::Ends::Tcp(t) = &mut self.vcs[v.index()].ends {
                     t.apply_frame_log(&log);
                 }
+            }
+            for (p, at, msg) in controls.drain(..) {
+                self.credit_arrived(p, at, msg);
             }
         }
     }

@@ -27,7 +27,7 @@
 use super::credit_train::Train;
 use super::{HeldOrder, Next};
 use crate::cell::{Cell, Stamp};
-use crate::ids::VcId;
+use crate::ids::{PortId, VcId};
 use ccsim_engine::{SimDuration, SimTime};
 use std::collections::{HashMap, VecDeque};
 
@@ -109,10 +109,10 @@ impl ControlLine {
         self.cells.front().map(|&(t, _)| t)
     }
 
-    /// Every cell on the line, oldest first, moved to `out` (threads: the cells one end's thread
-    /// sent go to the other's copy of the line, `World::export`).
-    pub fn move_into(&mut self, out: &mut Vec<(SimTime, Control)>) {
-        out.extend(self.cells.drain(..));
+    /// Every cell on the line of hop `hop`, oldest first, moved to `out` (threads: the cells one
+    /// end's thread sent go to the other's copy of the line, `World::export`).
+    pub fn move_into(&mut self, hop: PortId, out: &mut Vec<(PortId, SimTime, Control)>) {
+        out.extend(self.cells.drain(..).map(|(t, m)| (hop, t, m)));
     }
 
     pub fn len(&self) -> usize {
