@@ -435,8 +435,9 @@ fn every_windowed_preset_runs_on_threads_with_the_results_of_one() {
         let duration = if name.starts_with("scale/") { "12ms" } else if tcp { "2s" } else { "40ms" };
         assert_threads_match(name, &preset(name), duration);
     }
-    // Seed 003's 9 windowed presets, and seed 001's 30 and seed 004's 9 with TCP over UBR or ABR.
-    assert!(threaded.len() >= 48, "{} on threads: {threaded:?}", threaded.len());
+    // Seed 003's 9 windowed presets, seed 001's 30 and seed 004's 9 with TCP over UBR or ABR
+    // (UT) and its 9 with credit control (CT).
+    assert!(threaded.len() >= 57, "{} on threads: {threaded:?}", threaded.len());
 }
 
 #[test]
@@ -502,6 +503,32 @@ fn windowed_and_single_queue_runs_agree_with_link_losses() {
     assert_windowed_matches_single_queue("parking-lot-3 + loss", &text, None, "150ms");
 }
 
+/// Credit-controlled worlds (seed 004's CT) in windows and on threads: a hop's transmitter runs
+/// at the node it leaves and its receiver at the node it leads to, and the BSU and BSC cells
+/// between them cross processes and threads as cells do, so the results are the single queue's.
+/// Per VP and per connection, with credit trains and without (a blocking adapter), with cells
+/// lost on a hop (found by the BSCs), and with 100 us windows.
+#[test]
+fn credit_worlds_in_windows_and_on_threads_give_the_single_queue_s_results() {
+    let case6 = preset("ut-ct/two-node-case6-ct-bdp");
+    let per_connection = case6.replacen("scope = \"vp\"", "scope = \"connection\"", 1);
+    let blocking = case6.replacen("[defaults]\n", "[defaults]\nadapter_full = \"block\"\n", 1);
+    let lossy = case6.replacen("between = [\"SW1\", \"SW2\"]\n", "between = [\"SW1\", \"SW2\"]\nloss = 0.001\n", 1);
+    for (label, text) in [("case6", &case6), ("per connection", &per_connection), ("blocking adapter", &blocking), ("lossy trunk", &lossy)] {
+        assert!(label == "case6" || text != &case6, "{label}: the variant changed the preset");
+        assert_windowed_matches_single_queue(label, text, None, "2s");
+        let one = assert_threads_match(label, text, "2s");
+        let ports = one["ports"].as_array().unwrap();
+        let sum = |field: &str| ports.iter().filter_map(|p| p[field].as_u64()).sum::<u64>();
+        assert!(sum("bsu_sent") > 0 && sum("bsc_sent") > 0, "{label}: BSUs and BSCs");
+        if label == "lossy trunk" {
+            assert!(sum("bsc_recovered_cells") > 0, "{label}: cells lost on the trunk are found by BSCs");
+        }
+    }
+    // 100 us access links: windows only when asked.
+    assert_windowed_matches_single_queue("maxmin case 1", &preset("ut-ct/maxmin-case1-ct-bdp"), None, "1s");
+}
+
 /// The engine picks windows for WAN cell worlds (with TCP too), the single queue for LANs and IP
 /// worlds, and says why a world cannot run in windows.
 #[test]
@@ -517,9 +544,7 @@ fn the_engine_mode_is_chosen_from_the_world() {
     let err = edges.world_mut().set_windowed(true).unwrap_err();
     assert!(err.contains("FICCRD edge"), "{err}");
     assert!(build("ut-ct/two-node-case1-ut").world().is_windowed(), "TCP over ABR, 6.25 ms links");
-    let mut ct = build("ut-ct/two-node-case1-ct-bdp");
-    let err = ct.world_mut().set_windowed(true).unwrap_err();
-    assert!(err.contains("credit-controlled"), "{err}");
+    assert!(build("ut-ct/two-node-case6-ct-bdp").world().is_windowed(), "CT, 6.25 ms links");
     let mut started = build("abr-benchmarks/gfc1");
     started.run_until(ccsim_engine::SimTime::from_ps(1_000_000_000));
     assert!(started.world_mut().set_windowed(false).is_err(), "the mode is fixed once the run starts");
