@@ -414,6 +414,7 @@ THREAD_CASES = [
     # TCP worlds (no target: their hosts share a thread, drops elsewhere reach them as notes).
     ("GFR, 50 SACK TCP over UBR with EPD (`gfr/n-source-50-epd`)", "gfr/n-source-50-epd", 2.0, 20.0),
     ("UT, 12 TCP over ABR session sources, 4 switches (`ut-ct/maxmin-case1-ut`)", "ut-ct/maxmin-case1-ut", 15.0, 150.0),
+    ("CT, 100 TCP session sources in one VP, OC-3, 50 ms RTT (`ut-ct/two-node-case6-ct-bdp`)", "ut-ct/two-node-case6-ct-bdp", 5.0, 20.0),
 ]
 
 

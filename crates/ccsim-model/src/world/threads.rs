@@ -344,6 +344,10 @@ impl World {
         let mut shards = shards;
         for w in &mut shards {
             w.lazy_ends_as(self);
+            // A caller may have turned credit trains off too (`disable_credit_trains`).
+            if self.train_ports.is_empty() {
+                w.disable_credit_trains();
+            }
             w.trace = self.trace.as_ref().map(|t| Box::new(crate::trace::Trace::new(t.spec().clone())));
         }
         let k = plan.threads;
