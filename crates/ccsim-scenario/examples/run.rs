@@ -55,7 +55,13 @@ fn main() {
     }
     let w = run.world();
     if w.is_windowed() {
-        eprintln!("engine: windowed ({} logical processes, windows up to {})", w.groups().count, w.lookahead());
+        eprintln!(
+            "engine: windowed ({} logical processes, windows up to {}, {:.0} expected events a window, {} threads)",
+            w.groups().count,
+            w.lookahead(),
+            w.expected_events_per_window(),
+            w.threads()
+        );
     } else {
         eprintln!("engine: single queue");
     }

@@ -529,6 +529,24 @@ mod tests {
         assert!(drain(&mut c).is_empty(), "a stale BSU changes nothing");
     }
 
+    /// A line gives its cells in order, each once due; its first cell is flagged (the end it
+    /// goes to then needs an event) and so is the first after it emptied; moved out, it is empty.
+    #[test]
+    fn a_control_line_gives_its_cells_in_order_when_due() {
+        let (t1, t2) = (SimTime::from_ps(10), SimTime::from_ps(20));
+        let mut line = ControlLine::default();
+        assert!(line.push(t1, Control::Bsu { unit: 0, fwd: 1 }));
+        assert!(!line.push(t2, Control::Bsu { unit: 0, fwd: 2 }));
+        assert_eq!((line.due(SimTime::from_ps(9)), line.next_at()), (None, Some(t1)));
+        assert_eq!(line.due(t1), Some(Control::Bsu { unit: 0, fwd: 1 }));
+        assert_eq!((line.due(t1), line.next_at()), (None, Some(t2)));
+        assert_eq!(line.due(t2), Some(Control::Bsu { unit: 0, fwd: 2 }));
+        assert!(line.is_empty() && line.push(t2, Control::Bsc { unit: 1, tx: 5 }));
+        let mut out = Vec::new();
+        line.move_into(PortId(3), &mut out);
+        assert_eq!((out, line.len()), (vec![(PortId(3), t2, Control::Bsc { unit: 1, tx: 5 })], 0));
+    }
+
     #[test]
     fn allow_equal_sends_one_cell_more() {
         let mut c = Credit::new(CreditParams { allow_equal: true, ..params(4, 10) });
