@@ -529,6 +529,20 @@ fn credit_worlds_in_windows_and_on_threads_give_the_single_queue_s_results() {
     assert_windowed_matches_single_queue("maxmin case 1", &preset("ut-ct/maxmin-case1-ct-bdp"), None, "1s");
 }
 
+/// `auto` takes two threads where a window is expected to hold enough work to pay for its barrier
+/// (500 events: docs/benchmarks.md, "Where `auto` takes two threads"), and one for seed 004's
+/// 100–125 µs windows, worlds that run from one queue, and wide nodes.
+#[test]
+fn auto_takes_two_threads_where_windows_hold_enough_work() {
+    let auto = |name: &str| Run::from_text(&preset(name), Format::Toml, &Default::default()).unwrap().world().auto_threads(2);
+    for name in ["abr-benchmarks/gfc1", "abr-benchmarks/parking-lot-5", "abr-benchmarks/gfc3", "gfr/n-source-15-sd", "ut-ct/two-node-case3-ut"] {
+        assert_eq!(auto(name), 2, "{name}");
+    }
+    for name in ["ut-ct/maxmin-case1-ut", "ut-ct/two-node-case1-ct-bdp", "ut-ct/two-node-case2-ut", "abr-benchmarks/two-sources", "scale/gfc1-10k"] {
+        assert_eq!(auto(name), 1, "{name}");
+    }
+}
+
 /// The engine picks windows for WAN cell worlds (with TCP too), the single queue for LANs and IP
 /// worlds, and says why a world cannot run in windows.
 #[test]

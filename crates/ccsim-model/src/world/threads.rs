@@ -35,8 +35,10 @@ use std::sync::{Mutex, MutexGuard};
 
 /// Below this many events per window (the world's expected work in one window, `auto_threads`),
 /// the barrier that ends each window (a few microseconds) would cost more than a second thread
-/// gains: `auto` keeps one thread.
-const MIN_EVENTS_PER_WINDOW: f64 = 2_000.0;
+/// gains: `auto` keeps one thread. Measured on every windowed preset (docs/benchmarks.md, "Where
+/// `auto` takes two threads"): seed 004's 100–125 µs windows (48–177 expected events) lose on two
+/// threads, 0.64–1.10×; the 32-switch parking lot's 500 µs ones (831) gain 1.56×.
+const MIN_EVENTS_PER_WINDOW: f64 = 500.0;
 
 /// The most units `balance` moves after LPT, each move a look at every unit: bounded, so that a
 /// world of 20,000 units plans in milliseconds.
