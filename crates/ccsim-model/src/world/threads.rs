@@ -6,8 +6,9 @@
 //! (but for the copies of traced TCP connections' frames in flight, which its trace rows read).
 //! A window's events are independent across processes (`windows.rs`), so the threads run a window
 //! at once and meet at a barrier. Between threads, cells cross (and, for TCP connections, notes of
-//! the cells a switch dropped and, with a trace, the changes to their frames in flight: they go in
-//! the same mailboxes at the same time): a link whose ends run on two
+//! the cells a switch dropped and, with a trace, the changes to their frames in flight; for credit
+//! hops whose ends run on two threads, their BSU and BSC cells: they go in the same mailboxes at
+//! the same time): a link whose ends run on two
 //! threads (a *crossing* link) is pushed into at the sending thread and popped at the receiving
 //! one; at the end of each window the sender moves the cells that left its buffer into a mailbox
 //! for the receiver (`export`), which puts them into its own copy of the pipe before it runs the
