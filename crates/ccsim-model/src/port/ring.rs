@@ -97,15 +97,6 @@ impl<T: Copy> Ring<T> {
         (self.len > 0).then(|| self.slot(self.head))
     }
 
-    /// Touches the slot `k` places after the head, if that is not past the end of the storage (a
-    /// load nothing waits for, to bring its cache line in early; the slot may hold a stale item).
-    #[inline]
-    pub fn touch_ahead(&self, k: usize) {
-        if let Some(x) = self.buf.get(self.head + k) {
-            std::hint::black_box(x);
-        }
-    }
-
     /// Loads the oldest item, its value unused: its cache line comes in while the caller does
     /// other work (a load nothing waits for).
     #[inline]

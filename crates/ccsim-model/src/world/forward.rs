@@ -42,10 +42,6 @@ impl World {
         debug_assert_eq!(arrival, self.now);
         port.delivered += 1;
         let next = port.pipe.front().map(|n| n.arrival);
-        // A pipe's entries were written one propagation delay ago and have left the nearer
-        // caches. Touching the entry after next now (a load nothing waits for) brings its cache
-        // line in long before this pipe's next events need it.
-        port.pipe.touch_ahead(2);
         self.cell_hops += 1;
         (cell, next)
     }
