@@ -62,30 +62,31 @@ def test_worlds_that_cannot_run_on_threads_say_why():
     assert ccsim.run("hgrcp/hgrcp-2", duration="60ms", measure_from="0ms", series=False).threads == 1
 
 
-def test_credit_controlled_worlds_run_on_threads():
-    """Seed 004's CT: a credit hop's receiver runs at the node it leads to, its BSU and BSC cells
-    cross threads with the cells, and the per-hop credit counters come out as on one thread."""
-    one = ccsim.run("ut-ct/two-node-case6-ct-bdp", duration="2s", measure_from="0ms", threads=1)
-    two = ccsim.run("ut-ct/two-node-case6-ct-bdp", duration="2s", measure_from="0ms", threads=2)
+def one_and_two_threads(preset, tables):
+    """`preset` for 2 s on one thread and on two: the same summary and `tables`; the summary."""
+    one = ccsim.run(preset, duration="2s", measure_from="0ms", threads=1)
+    two = ccsim.run(preset, duration="2s", measure_from="0ms", threads=2)
     assert two.threads == 2
     a, b = one.summary(), two.summary()
     a.pop("wall_s"), b.pop("wall_s")
     assert a == b
+    assert_same_tables(one, two, tables)
+    return a
+
+
+def test_credit_controlled_worlds_run_on_threads():
+    """Seed 004's CT: a credit hop's receiver runs at the node it leads to, its BSU and BSC cells
+    cross threads with the cells, and the per-hop credit counters come out as on one thread."""
+    a = one_and_two_threads("ut-ct/two-node-case6-ct-bdp", ("queue", "goodput", "connections", "ports"))
     assert sum(p.get("bsu_sent", 0) for p in a["ports"]) > 0
-    assert_same_tables(one, two, ("queue", "goodput", "connections", "ports"))
 
 
 def test_tcp_worlds_run_on_threads():
     """TCP connections' hosts share a thread; drops at a switch on another thread reach their
     connection's record at the window's end: the timeouts' causes come out as on one thread."""
-    one = ccsim.run("gfr/n-source-15-sd", duration="2s", measure_from="0ms", threads=1)
-    two = ccsim.run("gfr/n-source-15-sd", duration="2s", measure_from="0ms", threads=2)
-    assert two.threads == 2
-    a, b = one.summary(), two.summary()
-    a.pop("wall_s"), b.pop("wall_s")
-    assert a == b
+    tables = ("queue", "received", "dropped", "cwnd", "seq", "goodput", "timeouts", "connections", "ports")
+    a = one_and_two_threads("gfr/n-source-15-sd", tables)
     assert sum(c["timeouts_after_drop"] for c in a["connections"]) > 0
-    assert_same_tables(one, two, ("queue", "received", "dropped", "cwnd", "seq", "goodput", "timeouts", "connections", "ports"))
 
 
 @pytest.mark.parametrize("preset, duration", [("abr-benchmarks/gfc1", "20ms"), ("gfr/n-source-15-epd", "300ms")])
