@@ -238,6 +238,7 @@ pub struct Credit {
     /// A source adapter: each data cell arrives stamped with the time it was queued and leaves
     /// stamped with the time it reached the head of its queue (`Cell::queued`).
     pub stamp_heads: bool,
+    /// BSC cells it sent.
     pub bsc_sent: u64,
     /// A credit train (one connection, no other cells): its cells are scheduled on the link
     /// when they may start (`credit_train.rs`); the ring is then unused.
