@@ -7,7 +7,7 @@ import re
 import subprocess
 
 import ccsim
-from ccsim import docs_cmd
+from ccsim import _core, docs_cmd
 
 
 def no_browser_env(env):
@@ -43,10 +43,10 @@ def test_an_unknown_page_names_the_near_ones_and_exits_2(cli, env):
 def test_every_cited_page_exists(cli, env):
     """Help texts, errors and the schema cite `ccsim docs PAGE`: each PAGE is a page."""
     pages = docs_cmd.pages()
-    cited = set(re.findall(r"ccsim docs ([\w/-]+)", ccsim._core.schema()))
+    cited = set(re.findall(r"ccsim docs ([\w/-]+)", _core.schema()))
     for args in (["run", "--help"], ["sweep", "--help"]):
         cited |= set(re.findall(r"ccsim docs ([\w/-]+)", subprocess.run(cli + args, capture_output=True, text=True,
                                                                          env=env).stdout))
     assert cited, "nothing cites a page: the test would prove nothing"
-    assert "docs/" not in ccsim._core.schema().replace("ccsim docs", "")
+    assert "docs/" not in _core.schema().replace("ccsim docs", "")
     assert sorted(c for c in cited if c not in pages) == []
