@@ -75,7 +75,8 @@ impl World {
     /// effect one cell time and the link's propagation delay later [RECON]. A BSC thus arrives
     /// after every cell sent before it (never before: `Port::cell_time` rounds up, and arrivals
     /// run before credit events at the same picosecond), so the receiver's count of lost cells is
-    /// exact; and a window (at most the link's delay) never separates a cell from its effect.
+    /// exact; and it takes effect after the window it leaves in (a window is at most the delay
+    /// of any link between two logical processes).
     fn credit_send(&mut self, p: PortId, msg: Control) {
         let port = &self.ports[p.index()];
         let at = self.now + port.delay + port.cell_time();
@@ -85,12 +86,12 @@ impl World {
     /// A BSU or BSC of the hop out of port `p`, taking effect at `at`, joins its line (as it
     /// leaves, or, on threads, as it reaches the copy of the line that its end's thread holds).
     pub(in crate::world) fn credit_arrived(&mut self, p: PortId, at: SimTime, msg: Control) {
-        let first = match msg {
-            Control::Bsu { .. } => self.ports[p.index()].credit_mut().expect("a credit port").bsus.push(at, msg),
-            Control::Bsc { .. } => self.credit_rx_mut(p).bscs.push(at, msg),
+        let (first, ev) = match msg {
+            Control::Bsu { .. } => (self.ports[p.index()].credit_mut().expect("a credit port").bsus.push(at, msg), Event::Bsu(p)),
+            Control::Bsc { .. } => (self.credit_rx_mut(p).bscs.push(at, msg), Event::Bsc(p)),
         };
         if first {
-            self.schedule(at, if matches!(msg, Control::Bsu { .. }) { Event::Bsu(p) } else { Event::Bsc(p) });
+            self.schedule(at, ev);
         }
     }
 
