@@ -312,16 +312,20 @@ impl World {
             return 1;
         }
         let units = self.thread_units();
-        if units.count < 2 || self.expected_events_per_window() < MIN_EVENTS_PER_WINDOW {
+        if units.count < 2 || self.events_per_window(&units) < MIN_EVENTS_PER_WINDOW {
             return 1;
         }
         cores.min(units.count)
     }
 
-    /// The events a window is expected to hold (`auto_threads`): every unit's expected work
-    /// (`unit_work`, from the max-min rates) over the longest window.
+    /// The events a window is expected to hold (`auto_threads`'s measure).
     pub fn expected_events_per_window(&self) -> f64 {
-        self.unit_work(&self.thread_units()).iter().sum::<f64>() * self.lookahead.as_secs_f64()
+        self.events_per_window(&self.thread_units())
+    }
+
+    /// Every unit's expected work (`unit_work`, from the max-min rates) over the longest window.
+    fn events_per_window(&self, units: &crate::world::Groups) -> f64 {
+        self.unit_work(units).iter().sum::<f64>() * self.lookahead.as_secs_f64()
     }
 
     /// Runs on the threads of `plan`, with `shards` the other threads' copies of this world: built
